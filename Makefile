@@ -1,0 +1,32 @@
+# benchstore: PGXS build, pg_regress and TAP tests.
+#
+#   make && make install          build and install into the server found by PG_CONFIG
+#   make installcheck             pg_regress against a running server (PGHOST/PGPORT),
+#                                 then the TAP tests in test/t (they start their own)
+#
+# Warning flags are not set here; CI passes them, e.g.
+#   make PG_CFLAGS="-Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare"
+
+MODULE_big = benchstore
+OBJS = \
+	src/benchstore.o \
+	src/cache.o \
+	src/iostat.o \
+	src/seqscan.o \
+	src/target.o
+PGFILEDESC = "benchstore - measure storage from inside PostgreSQL"
+
+EXTENSION = benchstore
+DATA = benchstore--1.0.sql
+
+REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache
+REGRESS_OPTS = --inputdir=. --outputdir=. 
+
+TAP_TESTS = 1
+PROVE_TESTS = test/t/*.pl
+
+EXTRA_CLEAN = results regression.diffs regression.out tmp_check log
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)

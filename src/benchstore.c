@@ -1,0 +1,111 @@
+/*-------------------------------------------------------------------------
+ *
+ * benchstore.c
+ *	  Module entry point and the helpers every benchstore capability uses:
+ *	  argument checks with PostgreSQL-style errors, units and rounding,
+ *	  and tablespace names.
+ *
+ * src/benchstore.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "benchstore.h"
+#include "commands/tablespace.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+
+PG_MODULE_MAGIC;
+
+/*
+ * Raise an error when argument argno of the current call is NULL.
+ *
+ * The SQL functions are not STRICT, so that a NULL argument is an error
+ * that says which argument was wrong rather than an empty result.
+ */
+void
+bs_require_arg(FunctionCallInfo fcinfo, int argno, const char *argname)
+{
+	if (PG_ARGISNULL(argno))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("%s cannot be null", argname)));
+}
+
+/*
+ * Match a text argument, case-insensitively, against a list of choices and
+ * return its index.  An unknown value gets an error whose hint lists the
+ * valid ones.
+ */
+int
+bs_parse_choice(text *value, const char *argname,
+				const char *const *choices, int nchoices)
+{
+	char	   *str = text_to_cstring(value);
+	StringInfoData valid;
+
+	for (int i = 0; i < nchoices; i++)
+	{
+		if (pg_strcasecmp(str, choices[i]) == 0)
+		{
+			pfree(str);
+			return i;
+		}
+	}
+
+	initStringInfo(&valid);
+	for (int i = 0; i < nchoices; i++)
+	{
+		if (i > 0)
+			appendStringInfoString(&valid, i == nchoices - 1 ?
+								   (nchoices > 2 ? ", and " : " and ") : ", ");
+		appendStringInfo(&valid, "\"%s\"", choices[i]);
+	}
+
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("invalid %s \"%s\"", argname, str),
+			 errhint("Valid values are %s.", valid.data)));
+	return -1;					/* keep compiler quiet */
+}
+
+/* Round to a number of decimal digits, for readable output. */
+double
+bs_round(double value, int digits)
+{
+	double		scale = pow(10.0, digits);
+
+	return rint(value * scale) / scale;
+}
+
+/*
+ * A rate per second from an amount and a duration in milliseconds.  A run
+ * too short for the clock to see gives the amount over one microsecond
+ * rather than a division by zero.
+ */
+double
+bs_per_second(double amount, double elapsed_ms)
+{
+	if (elapsed_ms < 0.001)
+		elapsed_ms = 0.001;
+	return amount * 1000.0 / elapsed_ms;
+}
+
+/*
+ * Name of a tablespace; InvalidOid (a relation's reltablespace of 0) means
+ * the database's default tablespace.
+ */
+char *
+bs_tablespace_name(Oid spcoid)
+{
+	char	   *name;
+
+	if (!OidIsValid(spcoid))
+		spcoid = MyDatabaseTableSpace;
+	name = get_tablespace_name(spcoid);
+	return name ? name : psprintf("%u", spcoid);
+}

@@ -1,0 +1,442 @@
+/*-------------------------------------------------------------------------
+ *
+ * seqscan.c
+ *	  bench_seqscan: time a sequential read of a relation, warm or cold,
+ *	  in one of three modes.
+ *
+ *	heap	every visible tuple through the heap access method, page at a
+ *			time, with the query's MVCC snapshot and synchronized scans off
+ *			(each run starts at block 0): what SELECT count(*) reads, less
+ *			the executor.
+ *	buffer	every block of the main fork through shared buffers (local
+ *			buffers for the caller's temporary tables), no tuple work.
+ *	raw		the main fork's segment files read directly in 1 MB chunks,
+ *			bypassing shared buffers: the storage rate, like dd on the
+ *			same files.  Counts normal line pointers of table pages, which
+ *			equals the tuple count only on a vacuumed, static table.
+ *
+ * A cold run first requests a checkpoint, so that no page of the relation
+ * is dirty, then evicts every segment file from the OS page cache (see
+ * cache.c).  Timing covers the scan only, not the checkpoint or eviction.
+ *
+ * src/seqscan.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "access/heapam.h"
+#include "access/relation.h"
+#include "access/tableam.h"
+#include "benchstore.h"
+#include "catalog/pg_class.h"
+#include "compat.h"
+#include "executor/instrument.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "portability/instr_time.h"
+#include "storage/bufmgr.h"
+#include "storage/bufpage.h"
+#include "storage/fd.h"
+#include "target.h"
+#include "utils/builtins.h"
+#include "utils/snapmgr.h"
+
+PG_FUNCTION_INFO_V1(bench_seqscan);
+
+/* Chunk read by one system call in raw mode; also the interrupt interval. */
+#define BS_RAW_CHUNK		(1024 * 1024)
+/* Alignment of the raw read buffer, enough for O_DIRECT. */
+#define BS_IO_ALIGN			4096
+
+#define BS_MAX_REPEAT		1000
+
+typedef enum BsScanMode
+{
+	BS_MODE_HEAP,
+	BS_MODE_BUFFER,
+	BS_MODE_RAW
+} BsScanMode;
+
+static const char *const scan_modes[] = {"heap", "buffer", "raw"};
+
+typedef enum BsCacheState
+{
+	BS_CACHE_WARM,
+	BS_CACHE_COLD
+} BsCacheState;
+
+static const char *const cache_states[] = {"warm", "cold"};
+
+/* Result columns, in the order of the OUT parameters. */
+enum
+{
+	COL_RUN,
+	COL_RELATION,
+	COL_TABLESPACE,
+	COL_MODE,
+	COL_CACHE,
+	COL_PAGES,
+	COL_SIZE_MB,
+	COL_TUPLES,
+	COL_ELAPSED_MS,
+	COL_MB_PER_S,
+	COL_TUPLES_PER_S,
+	COL_BLKS_HIT,
+	COL_BLKS_READ,
+	COL_READ_MS,
+	COL_OS_READ_MB,
+	BS_SEQSCAN_NCOLS
+};
+
+/* What one run of one relation read. */
+typedef struct BsScanTotals
+{
+	int64		pages;
+	int64		tuples;			/* -1: not counted in this mode */
+	int64		raw_blocks;		/* blocks read from files in raw mode */
+	instr_time	raw_io_time;	/* raw mode read time, with track_io_timing */
+} BsScanTotals;
+
+/*
+ * heap: count the tuples visible to the query's snapshot, as count(*).
+ * heapgetpage() checks for interrupts once per page.
+ */
+static void
+scan_heap(Relation rel, Snapshot snapshot, BsScanTotals *totals)
+{
+	TableScanDesc scan;
+	int64		ntuples = 0;
+
+	/* allow_strat: the bulk-read ring for large tables, as a seq scan. */
+	scan = table_beginscan_strat(rel, snapshot, 0, NULL, true, false);
+	totals->pages += ((HeapScanDesc) scan)->rs_nblocks;
+
+	while (heap_getnext(scan, ForwardScanDirection) != NULL)
+		ntuples++;
+
+	table_endscan(scan);
+	totals->tuples += ntuples;
+}
+
+/*
+ * buffer: pin and release every block of the main fork.  Tables larger
+ * than a quarter of shared_buffers go through the 256 kB bulk-read ring,
+ * as a heap scan does; a cold run always does, so that it bypasses shared
+ * buffers where PostgreSQL allows.
+ */
+static void
+scan_buffers(Relation rel, bool cold, BsScanTotals *totals)
+{
+	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
+	BufferAccessStrategy strategy = NULL;
+
+	if (cold || nblocks > (BlockNumber) (NBuffers / 4))
+		strategy = GetAccessStrategy(BAS_BULKREAD);
+
+	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+	{
+		Buffer		buf;
+
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
+								 strategy);
+		ReleaseBuffer(buf);
+	}
+
+	if (strategy)
+		FreeAccessStrategy(strategy);
+	totals->pages += nblocks;
+}
+
+/* Normal line pointers on a heap page; 0 for a new or unrecognisable one. */
+static int
+count_line_pointers(Page page)
+{
+	PageHeader	phdr = (PageHeader) page;
+	OffsetNumber maxoff;
+	int			n = 0;
+
+	if (PageIsNew(page) ||
+		phdr->pd_lower < SizeOfPageHeaderData ||
+		phdr->pd_lower > phdr->pd_upper ||
+		phdr->pd_upper > phdr->pd_special ||
+		phdr->pd_special > BLCKSZ)
+		return 0;
+
+	maxoff = PageGetMaxOffsetNumber(page);
+	for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+		if (ItemIdIsNormal(PageGetItemId(page, off)))
+			n++;
+	return n;
+}
+
+/*
+ * raw: read every segment file of the main fork in BS_RAW_CHUNK chunks,
+ * like dd.  The files are opened read-only and closed on error or cancel.
+ */
+static void
+scan_raw(Relation rel, char *buffer, BsScanTotals *totals)
+{
+	char	   *fork_path = bs_relation_fork_path(rel, MAIN_FORKNUM);
+	bool		count_tuples = RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind);
+	int64		nlp = 0;
+	int64		bytes_total = 0;
+
+	for (BlockNumber segno = 0;; segno++)
+	{
+		char	   *path = bs_segment_path(fork_path, segno);
+		int			fd;
+		off_t		offset = 0;
+
+		fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+		if (fd < 0)
+		{
+			if (errno == ENOENT)
+			{
+				pfree(path);
+				break;
+			}
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not open file \"%s\": %m", path)));
+		}
+
+		for (;;)
+		{
+			ssize_t		nread;
+			instr_time	start;
+
+			CHECK_FOR_INTERRUPTS();
+			if (track_io_timing)
+				INSTR_TIME_SET_CURRENT(start);
+			pgstat_report_wait_start(WAIT_EVENT_DATA_FILE_READ);
+			nread = pg_pread(fd, buffer, BS_RAW_CHUNK, offset);
+			pgstat_report_wait_end();
+			if (nread < 0)
+			{
+				if (errno == EINTR)
+					continue;
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not read file \"%s\": %m", path)));
+			}
+			if (track_io_timing)
+			{
+				instr_time	end;
+
+				INSTR_TIME_SET_CURRENT(end);
+				INSTR_TIME_ACCUM_DIFF(totals->raw_io_time, end, start);
+			}
+			if (nread == 0)
+				break;
+
+			if (count_tuples)
+				for (ssize_t pos = 0; pos + BLCKSZ <= nread; pos += BLCKSZ)
+					nlp += count_line_pointers((Page) (buffer + pos));
+			offset += nread;
+		}
+
+		bytes_total += offset;
+		CloseTransientFile(fd);
+		pfree(path);
+	}
+
+	pfree(fork_path);
+	totals->pages += bytes_total / BLCKSZ;
+	totals->raw_blocks += bytes_total / BLCKSZ;
+	if (count_tuples)
+		totals->tuples += nlp;
+	else
+		totals->tuples = -1;
+}
+
+/*
+ * bench_seqscan(relation regclass, mode text DEFAULT 'heap',
+ *				 cache text DEFAULT 'warm', repeat integer DEFAULT 1)
+ *	RETURNS SETOF record
+ *
+ * One row per run; the columns are documented in benchstore--1.0.sql.
+ */
+Datum
+bench_seqscan(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Oid			relid;
+	BsScanMode	mode;
+	BsCacheState cache;
+	int32		repeat;
+	BsTarget   *target;
+	Snapshot	snapshot = NULL;
+	char	   *raw_buffer = NULL;
+	Datum		tablespace;
+	bool		tablespace_null;
+
+	bs_require_arg(fcinfo, 0, "relation");
+	bs_require_arg(fcinfo, 1, "mode");
+	bs_require_arg(fcinfo, 2, "cache");
+	bs_require_arg(fcinfo, 3, "repeat");
+
+	relid = PG_GETARG_OID(0);
+	mode = (BsScanMode) bs_parse_choice(PG_GETARG_TEXT_PP(1), "mode",
+										scan_modes, lengthof(scan_modes));
+	cache = (BsCacheState) bs_parse_choice(PG_GETARG_TEXT_PP(2), "cache",
+										   cache_states, lengthof(cache_states));
+	repeat = PG_GETARG_INT32(3);
+	if (repeat < 1 || repeat > BS_MAX_REPEAT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("repeat must be between 1 and %d", BS_MAX_REPEAT)));
+
+	if (cache == BS_CACHE_COLD)
+		bs_check_checkpoint_privilege("run a cold-cache scan");
+
+	target = bs_open_target(relid, mode == BS_MODE_HEAP);
+
+	tablespace_null = false;
+	if (target->storage_relids == NIL)
+		tablespace = DirectFunctionCall1(namein,
+										 CStringGetDatum(bs_tablespace_name(target->rel->rd_rel->reltablespace)));
+	else if (OidIsValid(target->tablespace))
+		tablespace = DirectFunctionCall1(namein,
+										 CStringGetDatum(bs_tablespace_name(target->tablespace)));
+	else
+	{
+		tablespace = (Datum) 0;
+		tablespace_null = true;	/* partitions in several tablespaces */
+	}
+
+	if (mode == BS_MODE_HEAP)
+	{
+		snapshot = GetActiveSnapshot();
+		if (snapshot == NULL || !IsMVCCSnapshot(snapshot))
+			elog(ERROR, "bench_seqscan needs an active MVCC snapshot");
+	}
+	else if (mode == BS_MODE_RAW)
+		raw_buffer = (char *) TYPEALIGN(BS_IO_ALIGN,
+										palloc(BS_RAW_CHUNK + BS_IO_ALIGN));
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (rsinfo->setDesc->natts != BS_SEQSCAN_NCOLS)
+		elog(ERROR, "bench_seqscan: result has %d columns, expected %d",
+			 rsinfo->setDesc->natts, BS_SEQSCAN_NCOLS);
+
+	for (int run = 1; run <= repeat; run++)
+	{
+		BsScanTotals totals;
+		BufferUsage bu_start;
+		BufferUsage bu;
+		uint64		os_start = 0;
+		uint64		os_end = 0;
+		bool		os_known;
+		instr_time	start;
+		instr_time	elapsed;
+		double		elapsed_ms;
+		double		size_mb;
+		ListCell   *lc;
+		Datum		values[BS_SEQSCAN_NCOLS];
+		bool		nulls[BS_SEQSCAN_NCOLS];
+
+		CHECK_FOR_INTERRUPTS();
+		if (cache == BS_CACHE_COLD)
+			bs_make_target_cold(target);
+
+		memset(&totals, 0, sizeof(totals));
+		INSTR_TIME_SET_ZERO(totals.raw_io_time);
+		bu_start = pgBufferUsage;
+		os_known = bs_os_read_bytes(&os_start);
+		INSTR_TIME_SET_CURRENT(start);
+
+		foreach(lc, target->storage_relids)
+		{
+			Relation	rel = relation_open(lfirst_oid(lc), NoLock);
+
+			switch (mode)
+			{
+				case BS_MODE_HEAP:
+					scan_heap(rel, snapshot, &totals);
+					break;
+				case BS_MODE_BUFFER:
+					scan_buffers(rel, cache == BS_CACHE_COLD, &totals);
+					break;
+				case BS_MODE_RAW:
+					scan_raw(rel, raw_buffer, &totals);
+					break;
+			}
+			relation_close(rel, NoLock);
+		}
+
+		INSTR_TIME_SET_CURRENT(elapsed);
+		INSTR_TIME_SUBTRACT(elapsed, start);
+		if (os_known)
+			os_known = bs_os_read_bytes(&os_end);
+		memset(&bu, 0, sizeof(bu));
+		BufferUsageAccumDiff(&bu, &pgBufferUsage, &bu_start);
+
+		elapsed_ms = INSTR_TIME_GET_MILLISEC(elapsed);
+		size_mb = (double) totals.pages * BLCKSZ / BS_BYTES_PER_MB;
+
+		memset(nulls, 0, sizeof(nulls));
+		values[COL_RUN] = Int32GetDatum(run);
+		values[COL_RELATION] = ObjectIdGetDatum(relid);
+		values[COL_TABLESPACE] = tablespace;
+		nulls[COL_TABLESPACE] = tablespace_null;
+		values[COL_MODE] = CStringGetTextDatum(scan_modes[mode]);
+		values[COL_CACHE] = CStringGetTextDatum(cache_states[cache]);
+		values[COL_PAGES] = Int64GetDatum(totals.pages);
+		values[COL_SIZE_MB] = Float8GetDatum(size_mb);
+		values[COL_ELAPSED_MS] = Float8GetDatum(bs_round(elapsed_ms, 3));
+		values[COL_MB_PER_S] =
+			Float8GetDatum(bs_round(bs_per_second(size_mb, elapsed_ms), 2));
+
+		if (mode == BS_MODE_BUFFER || totals.tuples < 0)
+		{
+			nulls[COL_TUPLES] = true;
+			nulls[COL_TUPLES_PER_S] = true;
+		}
+		else
+		{
+			values[COL_TUPLES] = Int64GetDatum(totals.tuples);
+			values[COL_TUPLES_PER_S] =
+				Float8GetDatum(bs_round(bs_per_second(totals.tuples, elapsed_ms), 0));
+		}
+
+		if (mode == BS_MODE_RAW)
+		{
+			/* every block came from the files, none through buffers */
+			values[COL_BLKS_HIT] = Int64GetDatum(0);
+			values[COL_BLKS_READ] = Int64GetDatum(totals.raw_blocks);
+		}
+		else
+		{
+			values[COL_BLKS_HIT] =
+				Int64GetDatum(bu.shared_blks_hit + bu.local_blks_hit);
+			values[COL_BLKS_READ] =
+				Int64GetDatum(bu.shared_blks_read + bu.local_blks_read);
+		}
+
+		if (!track_io_timing)
+			nulls[COL_READ_MS] = true;
+		else if (mode == BS_MODE_RAW)
+			values[COL_READ_MS] =
+				Float8GetDatum(bs_round(INSTR_TIME_GET_MILLISEC(totals.raw_io_time), 3));
+		else
+			values[COL_READ_MS] =
+				Float8GetDatum(bs_round(bs_buffer_read_time_ms(&bu), 3));
+
+		if (os_known && os_end >= os_start)
+			values[COL_OS_READ_MB] =
+				Float8GetDatum((double) (os_end - os_start) / BS_BYTES_PER_MB);
+		else
+			nulls[COL_OS_READ_MB] = true;
+
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+
+	bs_close_target(target);
+	return (Datum) 0;
+}

@@ -1,0 +1,196 @@
+/*-------------------------------------------------------------------------
+ *
+ * target.c
+ *	  The relation a benchmark reads: lookup, locks, privileges, row-level
+ *	  security, and the list of relations with storage behind it.
+ *
+ * Every function that reads a relation's blocks or files comes through
+ * bs_open_target(), so the rules are the same everywhere:
+ *
+ *	- AccessShareLock only (an index's table is locked first, as queries
+ *	  do), so a benchmark never blocks the application;
+ *	- SELECT on the relation (on its table for an index);
+ *	- refused where row-level security applies to the caller, since a
+ *	  count would reveal rows the policies hide;
+ *	- refused for other sessions' temporary tables, whose pages live in
+ *	  that session's local buffers;
+ *	- a partitioned table, or a table with inheritance children, stands
+ *	  for itself and every descendant with storage, as SELECT count(*)
+ *	  does (other sessions' temporary children are skipped, as there).
+ *
+ * src/target.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/relation.h"
+#include "access/tableam.h"
+#include "catalog/index.h"
+#include "catalog/objectaddress.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
+#include "miscadmin.h"
+#include "storage/lmgr.h"
+#include "target.h"
+#include "utils/acl.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/rls.h"
+
+static void
+check_heap_table(Relation rel)
+{
+	char		relkind = rel->rd_rel->relkind;
+
+	if (!RELKIND_HAS_TABLE_AM(relkind))
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("mode \"heap\" cannot scan relation \"%s\"",
+						RelationGetRelationName(rel)),
+				 errdetail_relkind_not_supported(relkind),
+				 errhint("Modes \"buffer\" and \"raw\" read any relation with storage, indexes and sequences included.")));
+
+	if (rel->rd_tableam != GetHeapamTableAmRoutine())
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("mode \"heap\" cannot scan relation \"%s\"",
+						RelationGetRelationName(rel)),
+				 errdetail("Only the heap table access method is supported."),
+				 errhint("Modes \"buffer\" and \"raw\" read any relation with storage.")));
+
+	if (relkind == RELKIND_MATVIEW && !RelationIsPopulated(rel))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("materialized view \"%s\" has not been populated",
+						RelationGetRelationName(rel)),
+				 errhint("Use the REFRESH MATERIALIZED VIEW command.")));
+}
+
+static void
+add_storage_relation(BsTarget *target, Relation rel, bool heap_only)
+{
+	Oid			spc = rel->rd_rel->reltablespace;
+
+	if (heap_only)
+		check_heap_table(rel);
+
+	if (!OidIsValid(spc))
+		spc = MyDatabaseTableSpace;
+	if (target->storage_relids == NIL)
+		target->tablespace = spc;
+	else if (target->tablespace != spc)
+		target->tablespace = InvalidOid;	/* more than one */
+
+	target->storage_relids = lappend_oid(target->storage_relids,
+										 RelationGetRelid(rel));
+}
+
+/*
+ * Open and check the relation a benchmark reads.  heap_only asks for
+ * relations the heap access method can scan tuple by tuple.
+ */
+BsTarget *
+bs_open_target(Oid relid, bool heap_only)
+{
+	BsTarget   *target = palloc0(sizeof(BsTarget));
+	Oid			privoid = relid;
+	char		relkind = get_rel_relkind(relid);
+	Relation	rel;
+	AclResult	aclresult;
+
+	/* An index: lock its table first, as queries do, to avoid deadlock. */
+	if (relkind == RELKIND_INDEX)
+	{
+		privoid = IndexGetRelation(relid, true);
+		if (OidIsValid(privoid))
+			LockRelationOid(privoid, AccessShareLock);
+		else
+			privoid = relid;
+	}
+
+	rel = try_relation_open(relid, AccessShareLock);
+	if (rel == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("relation with OID %u does not exist", relid)));
+	target->rel = rel;
+	relkind = rel->rd_rel->relkind;
+
+	aclresult = pg_class_aclcheck(privoid, GetUserId(), ACL_SELECT);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, get_relkind_objtype(get_rel_relkind(privoid)),
+					   get_rel_name(privoid));
+
+	if (check_enable_rls(privoid, InvalidOid, false) == RLS_ENABLED)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("cannot benchmark relation \"%s\" because row-level security applies to the current user",
+						RelationGetRelationName(rel)),
+				 errdetail("A count of its rows or pages would reveal rows that the policies hide."),
+				 errhint("Run the benchmark as the table owner or as a role with BYPASSRLS.")));
+
+	if (RELATION_IS_OTHER_TEMP(rel))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot access temporary tables of other sessions")));
+
+	if (!RELKIND_HAS_STORAGE(relkind) && relkind != RELKIND_PARTITIONED_TABLE)
+		ereport(ERROR,
+				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				 errmsg("relation \"%s\" has no storage to benchmark",
+						RelationGetRelationName(rel)),
+				 errdetail_relkind_not_supported(relkind)));
+
+	if (RELKIND_HAS_STORAGE(relkind))
+		add_storage_relation(target, rel, heap_only);
+
+	if (relkind == RELKIND_PARTITIONED_TABLE ||
+		(relkind == RELKIND_RELATION && rel->rd_rel->relhassubclass))
+	{
+		List	   *children = find_all_inheritors(relid, AccessShareLock, NULL);
+		ListCell   *lc;
+
+		foreach(lc, children)
+		{
+			Oid			childoid = lfirst_oid(lc);
+			Relation	child;
+			char		childkind;
+
+			if (childoid == relid)
+				continue;
+			child = try_relation_open(childoid, NoLock);
+			if (child == NULL)
+				continue;		/* dropped meanwhile */
+			childkind = child->rd_rel->relkind;
+
+			if (RELATION_IS_OTHER_TEMP(child) ||
+				childkind == RELKIND_PARTITIONED_TABLE)
+			{
+				relation_close(child, NoLock);
+				continue;
+			}
+			if (!RELKIND_HAS_STORAGE(childkind))
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("cannot benchmark relation \"%s\" because its child \"%s\" has no local storage",
+								RelationGetRelationName(rel),
+								RelationGetRelationName(child)),
+						 errdetail_relkind_not_supported(childkind),
+						 errhint("Benchmark the partitions with local storage one by one.")));
+			add_storage_relation(target, child, heap_only);
+			relation_close(child, NoLock);
+		}
+	}
+
+	return target;
+}
+
+/* Close the target; its locks are kept to the end of the transaction. */
+void
+bs_close_target(BsTarget *target)
+{
+	relation_close(target->rel, NoLock);
+	list_free(target->storage_relids);
+	pfree(target);
+}
