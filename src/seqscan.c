@@ -104,20 +104,39 @@ typedef struct BsScanTotals
 
 /*
  * heap: count the tuples visible to the query's snapshot, as count(*).
- * heapgetpage() checks for interrupts once per page.
+ *
+ * The scan runs in page-at-a-time mode (an MVCC snapshot): visibility is
+ * decided once per page under a share lock, all-visible pages skip the
+ * per-tuple checks.  On PostgreSQL 15 and 16 heapgetpage() is exported and
+ * does exactly that for one page, leaving the visible tuples' count in
+ * rs_ntuples, so the count is taken a page at a time without stepping
+ * through the tuples (what TABLESAMPLE does too); later versions replaced
+ * it with read streams, and there the tuples are counted through
+ * heap_getnext().  Both check for interrupts once per page.
  */
 static void
 scan_heap(Relation rel, Snapshot snapshot, BsScanTotals *totals)
 {
 	TableScanDesc scan;
+	HeapScanDesc hscan;
 	int64		ntuples = 0;
 
 	/* allow_strat: the bulk-read ring for large tables, as a seq scan. */
 	scan = table_beginscan_strat(rel, snapshot, 0, NULL, true, false);
-	totals->pages += ((HeapScanDesc) scan)->rs_nblocks;
+	hscan = (HeapScanDesc) scan;
+	totals->pages += hscan->rs_nblocks;
 
+#if PG_VERSION_NUM < 170000
+	Assert(scan->rs_flags & SO_ALLOW_PAGEMODE);
+	for (BlockNumber blkno = 0; blkno < hscan->rs_nblocks; blkno++)
+	{
+		heapgetpage(scan, blkno);
+		ntuples += hscan->rs_ntuples;
+	}
+#else
 	while (heap_getnext(scan, ForwardScanDirection) != NULL)
 		ntuples++;
+#endif
 
 	table_endscan(scan);
 	totals->tuples += ntuples;
