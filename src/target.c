@@ -140,7 +140,13 @@ bs_open_target(Oid relid, bool heap_only)
 				(errcode(ERRCODE_WRONG_OBJECT_TYPE),
 				 errmsg("relation \"%s\" has no storage to benchmark",
 						RelationGetRelationName(rel)),
-				 errdetail_relkind_not_supported(relkind)));
+				 errdetail_relkind_not_supported(relkind),
+				 relkind == RELKIND_VIEW ?
+				 errhint("Benchmark the tables the view reads.") :
+				 relkind == RELKIND_PARTITIONED_INDEX ?
+				 errhint("Benchmark the index of each partition.") :
+				 relkind == RELKIND_FOREIGN_TABLE ?
+				 errhint("A foreign table's data is stored by its foreign server.") : 0));
 
 	if (RELKIND_HAS_STORAGE(relkind))
 		add_storage_relation(target, rel, heap_only);

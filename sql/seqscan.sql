@@ -1,0 +1,155 @@
+--
+-- bench_seqscan: the invariants of every mode.  No timings or
+-- machine-dependent numbers here: sizes are compared with pg_relation_size,
+-- tuple counts with count(*).
+--
+SET track_io_timing = off;
+SET max_parallel_workers_per_gather = 0;
+
+CREATE TABLE bs_t (id integer PRIMARY KEY, payload text);
+INSERT INTO bs_t SELECT g, repeat(md5(g::text), 3) FROM generate_series(1, 20000) g;
+VACUUM (FREEZE, ANALYZE) bs_t;
+
+-- A view of one run's invariants for a relation.
+CREATE FUNCTION check_run(r regclass, expected_tuples bigint, m text DEFAULT 'heap',
+						  c text DEFAULT 'warm')
+RETURNS TABLE (run integer, relation regclass, tablespace name, mode text, cache text,
+			   pages_ok boolean, size_ok boolean, tuples_ok boolean, rates_ok boolean,
+			   blocks_ok boolean, read_ms_null boolean, os_read_ok boolean)
+LANGUAGE sql AS $$
+	SELECT s.run, s.relation, s.tablespace, s.mode, s.cache,
+		   s.pages = (WITH RECURSIVE tree(relid) AS
+						(SELECT r::oid UNION ALL
+						 SELECT i.inhrelid FROM pg_inherits i JOIN tree ON i.inhparent = tree.relid)
+					  SELECT sum(pg_relation_size(relid)) FROM tree)
+					  / current_setting('block_size')::bigint,
+		   s.size_mb * 1048576 = s.pages * current_setting('block_size')::bigint,
+		   s.tuples IS NOT DISTINCT FROM expected_tuples,
+		   s.elapsed_ms >= 0 AND s.mb_per_s >= 0
+			 AND (s.tuples_per_s >= 0) IS NOT FALSE
+			 AND (s.tuples IS NULL) = (s.tuples_per_s IS NULL),
+		   s.blks_hit >= 0 AND s.blks_read >= 0 AND s.blks_hit + s.blks_read >= s.pages,
+		   s.read_ms IS NULL,
+		   s.os_read_mb IS NULL OR s.os_read_mb >= 0
+	FROM bench_seqscan(r, m, c) s
+$$;
+
+-- heap, warm: tuples equal count(*); pages equal the file size in blocks.
+SELECT * FROM check_run('bs_t', (SELECT count(*) FROM bs_t));
+
+-- The scalar call works too and gives the same record.
+SELECT (bench_seqscan('bs_t')).tuples = (SELECT count(*) FROM bs_t) AS scalar_tuples_ok;
+SELECT (r).run, (r).mode, (r).cache FROM (SELECT bench_seqscan('bs_t') AS r) s;
+
+-- Named arguments, mode and cache in any case (reported in lower case).
+SELECT run, mode, cache, tuples FROM bench_seqscan(relation => 'bs_t', mode => 'HEAP', cache => 'Warm');
+
+-- repeat: one row per run, numbered, each with the full count.
+SELECT run, tuples = 20000 AS tuples_ok FROM bench_seqscan('bs_t', repeat => 3);
+
+-- MVCC: deleted and updated rows not yet vacuumed are not counted twice.
+DELETE FROM bs_t WHERE id % 10 = 0;
+UPDATE bs_t SET payload = 'updated' WHERE id % 7 = 0;
+SELECT tuples, tuples = (SELECT count(*) FROM bs_t) AS tuples_ok FROM bench_seqscan('bs_t');
+
+-- The scan sees exactly what the statement's snapshot sees, including the
+-- transaction's own uncommitted rows and not rows it deleted.
+BEGIN;
+INSERT INTO bs_t SELECT g, 'new' FROM generate_series(100001, 100500) g;
+DELETE FROM bs_t WHERE id <= 100;
+SELECT tuples, tuples = (SELECT count(*) FROM bs_t) AS tuples_ok FROM bench_seqscan('bs_t');
+ROLLBACK;
+SELECT tuples = (SELECT count(*) FROM bs_t) AS tuples_ok FROM bench_seqscan('bs_t');
+
+-- buffer mode: every block through shared buffers, no tuple count.
+SELECT * FROM check_run('bs_t', NULL, 'buffer');
+-- ... and on an index, which heap mode refuses.
+SELECT * FROM check_run('bs_t_pkey', NULL, 'buffer');
+
+-- raw mode reads the files: checkpoint first so they hold every page.
+-- On a vacuumed table its line-pointer count equals count(*).
+VACUUM bs_t;
+CHECKPOINT;
+SELECT * FROM check_run('bs_t', (SELECT count(*) FROM bs_t), 'raw');
+SELECT blks_hit, blks_read = pages AS every_block_from_files FROM bench_seqscan('bs_t', 'raw');
+-- An index: pages only.
+SELECT * FROM check_run('bs_t_pkey', NULL, 'raw');
+-- Without VACUUM, raw counts dead tuples' line pointers too: more than count(*).
+DELETE FROM bs_t WHERE id % 3 = 0;
+CHECKPOINT;
+SELECT r.tuples > (SELECT count(*) FROM bs_t) AS raw_counts_dead_tuples,
+	   h.tuples = (SELECT count(*) FROM bs_t) AS heap_is_exact
+FROM bench_seqscan('bs_t', 'raw') r, bench_seqscan('bs_t', 'heap') h;
+
+-- cold: checkpoint and eviction first, then the same invariants.
+SELECT * FROM check_run('bs_t', (SELECT count(*) FROM bs_t), 'heap', 'cold');
+SELECT * FROM check_run('bs_t', NULL, 'buffer', 'cold');
+VACUUM bs_t;
+SELECT * FROM check_run('bs_t', (SELECT count(*) FROM bs_t), 'raw', 'cold');
+
+-- read_ms is PostgreSQL's I/O time: NULL unless track_io_timing is on.
+SET track_io_timing = on;
+SELECT mode, read_ms IS NOT NULL AS has_read_ms, read_ms >= 0 AS read_ms_ok
+FROM unnest(ARRAY['heap', 'buffer', 'raw']) m, bench_seqscan('bs_t', m, 'cold');
+SET track_io_timing = off;
+SELECT mode, read_ms IS NULL AS read_ms_null
+FROM unnest(ARRAY['heap', 'buffer', 'raw']) m, bench_seqscan('bs_t', m);
+
+-- Partitioned tables: every leaf partition, one row per run, summed.
+CREATE TABLE bs_part (k integer, v text) PARTITION BY RANGE (k);
+CREATE TABLE bs_part_1 PARTITION OF bs_part FOR VALUES FROM (0) TO (1000);
+CREATE TABLE bs_part_2 PARTITION OF bs_part FOR VALUES FROM (1000) TO (5000)
+	PARTITION BY HASH (k);
+CREATE TABLE bs_part_2a PARTITION OF bs_part_2 FOR VALUES WITH (MODULUS 2, REMAINDER 0);
+CREATE TABLE bs_part_2b PARTITION OF bs_part_2 FOR VALUES WITH (MODULUS 2, REMAINDER 1);
+CREATE TABLE bs_part_def PARTITION OF bs_part DEFAULT;
+INSERT INTO bs_part SELECT g, md5(g::text) FROM generate_series(0, 7999) g;
+DELETE FROM bs_part WHERE k % 5 = 0;
+SELECT * FROM check_run('bs_part', (SELECT count(*) FROM bs_part));
+SELECT * FROM check_run('bs_part_2', (SELECT count(*) FROM bs_part_2));
+SELECT * FROM check_run('bs_part', NULL, 'buffer');
+SELECT count(*) AS rows, sum(tuples) = 3 * (SELECT count(*) FROM bs_part) AS tuples_ok
+FROM bench_seqscan('bs_part', repeat => 3);
+-- A partitioned table with no partitions scans nothing.
+CREATE TABLE bs_part_empty (k integer) PARTITION BY LIST (k);
+SELECT pages, tuples, tablespace FROM bench_seqscan('bs_part_empty');
+
+-- Inheritance: like SELECT count(*) FROM parent, children included.
+CREATE TABLE bs_inh_parent (a integer);
+CREATE TABLE bs_inh_child (b text) INHERITS (bs_inh_parent);
+INSERT INTO bs_inh_parent SELECT g FROM generate_series(1, 300) g;
+INSERT INTO bs_inh_child SELECT g, 'c' FROM generate_series(1, 700) g;
+SELECT * FROM check_run('bs_inh_parent', (SELECT count(*) FROM bs_inh_parent));
+SELECT * FROM check_run('bs_inh_child', (SELECT count(*) FROM bs_inh_child));
+
+-- Materialized views.
+CREATE MATERIALIZED VIEW bs_mv AS SELECT id, length(payload) AS len FROM bs_t WHERE id % 2 = 0;
+SELECT * FROM check_run('bs_mv', (SELECT count(*) FROM bs_mv));
+
+-- Unlogged tables.
+CREATE UNLOGGED TABLE bs_unlogged AS SELECT g AS id FROM generate_series(1, 5000) g;
+SELECT * FROM check_run('bs_unlogged', (SELECT count(*) FROM bs_unlogged));
+
+-- The session's own temporary tables, in local buffers.
+CREATE TEMP TABLE bs_temp AS SELECT g AS id, md5(g::text) AS t FROM generate_series(1, 3000) g;
+DELETE FROM bs_temp WHERE id % 4 = 0;
+SELECT run, mode, cache, pages_ok, tuples_ok, blocks_ok
+FROM check_run('bs_temp', (SELECT count(*) FROM bs_temp));
+SELECT run, mode, cache, pages_ok, blocks_ok FROM check_run('bs_temp', NULL, 'buffer');
+SELECT run, mode, cache, pages_ok, tuples_ok FROM check_run('bs_temp', (SELECT count(*) FROM bs_temp), 'heap', 'cold');
+
+-- TOAST tables: the chunks of out-of-line values.
+CREATE TABLE bs_toasted (id integer, doc text);
+ALTER TABLE bs_toasted ALTER COLUMN doc SET STORAGE EXTERNAL;
+INSERT INTO bs_toasted SELECT g, repeat(md5(g::text), 200) FROM generate_series(1, 50) g;
+SELECT reltoastrelid::regclass AS toast_rel FROM pg_class WHERE oid = 'bs_toasted'::regclass \gset
+SELECT pages_ok, size_ok, tuples_ok, blocks_ok
+FROM check_run(:'toast_rel', (SELECT count(*) FROM :toast_rel));
+
+-- Sequences have storage: buffer and raw read them.
+CREATE SEQUENCE bs_seq;
+SELECT mode, pages, tuples FROM bench_seqscan('bs_seq', 'buffer');
+SELECT mode, pages, tuples FROM bench_seqscan('bs_seq', 'raw');
+
+-- The result names the relation and its tablespace.
+SELECT relation, tablespace FROM bench_seqscan('bs_t'::regclass::oid::regclass);

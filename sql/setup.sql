@@ -1,0 +1,61 @@
+--
+-- setup: install the extension and check its SQL surface (names, argument
+-- defaults, OUT columns and their types are part of the contract).
+--
+CREATE EXTENSION benchstore;
+
+WITH ext_function AS (
+	SELECT p.*
+	FROM pg_proc p
+	JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+		AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+	JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'benchstore'
+)
+SELECT p.proname AS function,
+	   regexp_replace(pg_get_function_arguments(p.oid), ',? ?OUT .*$', '') AS input_arguments,
+	   p.proretset AS set_returning,
+	   p.provolatile AS volatility,
+	   p.proparallel AS parallel
+FROM ext_function p
+ORDER BY 1;
+
+-- The result columns, in order.
+WITH ext_function AS (
+	SELECT p.*
+	FROM pg_proc p
+	JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+		AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+	JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'benchstore'
+)
+SELECT p.proname AS function, a.n AS position, a.name AS out_column,
+	   format_type(a.t, NULL) AS type
+FROM ext_function p,
+	 unnest(p.proallargtypes, p.proargmodes, p.proargnames) WITH ORDINALITY AS a(t, m, name, n)
+WHERE a.m = 'o'
+ORDER BY 1, 2;
+
+-- Who may run what: cold-cache eviction needs the checkpoint right.
+SELECT p.oid::regprocedure AS function,
+	   has_function_privilege('public', p.oid, 'EXECUTE') AS public_may_execute,
+	   has_function_privilege('pg_checkpoint', p.oid, 'EXECUTE') AS pg_checkpoint_may_execute
+FROM pg_proc p
+WHERE p.proname LIKE 'bench\_%'
+ORDER BY 1::text;
+
+-- A helper for the error tests: run a statement and show the SQLSTATE,
+-- message, detail and hint of the error it raises.
+CREATE FUNCTION expect_error(stmt text)
+RETURNS TABLE (err_code text, message text, detail text, hint text)
+LANGUAGE plpgsql AS $$
+BEGIN
+	EXECUTE stmt;
+	RAISE EXCEPTION 'statement succeeded: %', stmt;
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS err_code = RETURNED_SQLSTATE, message = MESSAGE_TEXT,
+		detail = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
+	IF message LIKE 'statement succeeded: %' THEN
+		RAISE;
+	END IF;
+	RETURN NEXT;
+END;
+$$;
