@@ -122,11 +122,17 @@ checkpoint_for_cold_run(void)
 /*
  * Prepare a cold run: checkpoint, so that nothing of the target is dirty,
  * then evict every relation of the target from the OS page cache.
+ *
+ * The kernel keeps pages that are dirty or under writeback, and pages that
+ * other sessions read again at once.  Returns how many bytes of the target
+ * are still cached right after the eviction, so that the caller can say so
+ * rather than call a partly warm run cold.
  */
-void
+uint64
 bs_make_target_cold(BsTarget *target)
 {
 	ListCell   *lc;
+	uint64		still_cached = 0;
 
 	checkpoint_for_cold_run();
 	foreach(lc, target->storage_relids)
@@ -134,10 +140,30 @@ bs_make_target_cold(BsTarget *target)
 		Relation	rel = relation_open(lfirst_oid(lc), NoLock);
 		int			nfiles;
 		uint64		bytes;
+		uint64		cached;
 
 		bs_evict_relation(rel, &nfiles, &bytes);
+		bs_os_cache_residency(rel, &nfiles, &bytes, &cached);
+		still_cached += cached;
 		relation_close(rel, NoLock);
 	}
+	return still_cached;
+}
+
+/*
+ * Warn that a cold run is not entirely cold: part of the relation stayed
+ * in the OS page cache after the eviction.
+ */
+void
+bs_warn_still_cached(Relation rel, uint64 cached_bytes)
+{
+	ereport(WARNING,
+			(errmsg("%.1f MB of relation \"%s\" stayed in the OS page cache after eviction",
+					cached_bytes / BS_BYTES_PER_MB, RelationGetRelationName(rel)),
+			 errdetail("The kernel keeps pages not yet written to storage, and pages read again at once by other sessions; reads of them are page-cache hits."),
+			 !enableFsync ?
+			 errhint("fsync is off, so the checkpoint before the eviction did not write the relation to storage.") :
+			 errhint("Files on an in-memory filesystem such as tmpfs cannot be evicted.")));
 }
 
 /*
@@ -338,7 +364,7 @@ bench_cache_evict(PG_FUNCTION_ARGS)
 	target = bs_open_target(PG_GETARG_OID(0), false);
 
 	target_residency(target, &nfiles, &bytes, &before);
-	bs_make_target_cold(target);
+	(void) bs_make_target_cold(target);
 	target_residency(target, &nfiles, &bytes, &after);
 	bs_close_target(target);
 

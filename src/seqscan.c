@@ -294,6 +294,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	char	   *raw_buffer = NULL;
 	Datum		tablespace;
 	bool		tablespace_null;
+	bool		warned_still_cached = false;
 
 	bs_require_arg(fcinfo, 0, "relation");
 	bs_require_arg(fcinfo, 1, "mode");
@@ -362,7 +363,16 @@ bench_seqscan(PG_FUNCTION_ARGS)
 
 		CHECK_FOR_INTERRUPTS();
 		if (cache == BS_CACHE_COLD)
-			bs_make_target_cold(target);
+		{
+			uint64		still_cached = bs_make_target_cold(target);
+
+			/* once per call is enough to say the runs were not all cold */
+			if (still_cached > 0 && !warned_still_cached)
+			{
+				bs_warn_still_cached(target->rel, still_cached);
+				warned_still_cached = true;
+			}
+		}
 
 		memset(&totals, 0, sizeof(totals));
 		INSTR_TIME_SET_ZERO(totals.raw_io_time);

@@ -1,0 +1,64 @@
+# BenchstoreTAP.pm: helpers shared by benchstore's TAP tests (test/t/*.pl).
+#
+# bs_node($name, @conf_lines)  a started cluster with benchstore created
+# bs_rows($node, $sql)         the query's rows as a list of hashes
+# bs_row($node, $sql)          its single row as a hash
+# bs_have_proc_io()            whether the kernel reports per-process I/O
+# bs_fs_type($dir)             the filesystem type under a directory
+package BenchstoreTAP;
+
+use strict;
+use warnings;
+use Exporter 'import';
+use JSON::PP;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+our @EXPORT = qw(bs_node bs_rows bs_row bs_have_proc_io bs_fs_type);
+
+sub bs_node
+{
+	my ($name, @conf) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+	$node->init;
+	$node->append_conf('postgresql.conf', join("\n", @conf) . "\n") if @conf;
+	$node->start;
+	$node->safe_psql('postgres', 'CREATE EXTENSION benchstore');
+	return $node;
+}
+
+sub bs_rows
+{
+	my ($node, $sql, $db) = @_;
+	my $out = $node->safe_psql($db // 'postgres',
+		"SELECT coalesce(json_agg(q), '[]') FROM ($sql) q");
+	return @{ decode_json($out) };
+}
+
+sub bs_row
+{
+	my ($node, $sql, $db) = @_;
+	my @rows = bs_rows($node, $sql, $db);
+	die "expected one row, got " . scalar(@rows) . " from: $sql"
+	  unless @rows == 1;
+	return $rows[0];
+}
+
+sub bs_have_proc_io
+{
+	open(my $fh, '<', '/proc/self/io') or return 0;
+	my $found = grep { /^read_bytes:/ } <$fh>;
+	close($fh);
+	return $found ? 1 : 0;
+}
+
+sub bs_fs_type
+{
+	my ($dir) = @_;
+	my $type = `stat -f -c %T '$dir' 2>/dev/null`;
+	chomp $type;
+	return $type;
+}
+
+1;
