@@ -1,0 +1,86 @@
+# A long scan stops promptly on cancel, statement_timeout and backend
+# termination, in every mode, and leaves the server healthy.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time usleep);
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use BenchstoreTAP;
+
+# Small shared buffers: every run reads through the OS, so that a thousand
+# runs last long whatever the mode.
+my $node = bs_node('cancel', 'fsync = on', 'shared_buffers = 16MB');
+# About 40 MB; a thousand runs of it take far longer than the bounds below.
+$node->safe_psql('postgres', q{
+	CREATE TABLE big AS SELECT g AS id, md5(g::text) AS v FROM generate_series(1, 500000) g;
+	VACUUM (FREEZE, ANALYZE) big;
+});
+
+# Wait until the benchmark is running in some backend; return its pid.
+sub running_pid
+{
+	for (my $i = 0; $i < 10 * $PostgreSQL::Test::Utils::timeout_default; $i++)
+	{
+		my $pid = $node->safe_psql('postgres', q{
+			SELECT pid FROM pg_stat_activity
+			WHERE query LIKE 'SELECT count(*) FROM bench_seqscan%' AND state = 'active'});
+		return $pid if $pid ne '';
+		usleep(100_000);
+	}
+	die 'benchmark did not start';
+}
+
+foreach my $mode (qw(heap buffer raw))
+{
+	foreach my $cache (qw(warm cold))
+	{
+		# Cancel.
+		my $bg = $node->background_psql('postgres', on_error_stop => 0);
+		$bg->query_until(qr//,
+			"SELECT count(*) FROM bench_seqscan('big', '$mode', '$cache', 1000);\n");
+		my $pid = running_pid();
+		usleep(200_000);
+		my $t0 = time;
+		$node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)");
+		$node->poll_query_until('postgres',
+			"SELECT state <> 'active' FROM pg_stat_activity WHERE pid = $pid")
+		  or die 'cancel was not served';
+		my $took = time - $t0;
+		cmp_ok($took, '<', 10, "$mode $cache: cancel served within seconds");
+		my ($out, $err) = $bg->query('SELECT 1');
+		like($bg->{stderr}, qr/canceling statement due to user request/,
+			"$mode $cache: the statement was canceled");
+		$bg->quit;
+
+		# statement_timeout.
+		my ($ret, $stdout, $stderr) = $node->psql('postgres',
+			"SET statement_timeout = '300ms'; SELECT count(*) FROM bench_seqscan('big', '$mode', '$cache', 1000)");
+		isnt($ret, 0, "$mode $cache: statement_timeout stops the run");
+		like($stderr, qr/canceling statement due to statement timeout/,
+			"$mode $cache: with the timeout's message");
+	}
+}
+
+# Backend termination in the middle of a cold raw run: the session ends,
+# the server goes on.
+my $bg = $node->background_psql('postgres', on_error_stop => 0);
+$bg->query_until(qr//,
+	"SELECT count(*) FROM bench_seqscan('big', 'raw', 'cold', 1000);\n");
+my $pid = running_pid();
+$node->safe_psql('postgres', "SELECT pg_terminate_backend($pid)");
+$node->poll_query_until('postgres',
+	"SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = $pid")
+  or die 'backend was not terminated';
+# psql has exited with its connection: there is nothing left to quit.
+eval { $bg->quit; };
+is($node->safe_psql('postgres', "SELECT tuples FROM bench_seqscan('big')"),
+	500000, 'the server runs benchmarks after a backend was terminated');
+my $log = slurp_file($node->logfile);
+unlike($log, qr/server process .* was terminated by signal/,
+	'no backend crashed');
+
+$node->stop;
+done_testing();
