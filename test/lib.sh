@@ -29,7 +29,7 @@ bs_install_deps() {
     echo 'create_main_cluster = false' > /etc/postgresql-common/createcluster.d/benchstore.conf
     apt-get install -y -q --no-install-recommends \
         "postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" \
-        build-essential libipc-run-perl perl util-linux coreutils "$@"
+        build-essential libipc-run-perl "$@"
 }
 
 bs_build_install() {
@@ -50,9 +50,11 @@ bs_owner() {
 
 bs_as_pg() {
     if [ "$(id -u)" -eq 0 ]; then
-        runuser -u postgres -- env PATH="$PG_BIN:$PATH" \
-            PGHOST="${PGHOST:-}" PGPORT="${PGPORT:-}" PGUSER="${PGUSER:-}" \
-            PGDATABASE="${PGDATABASE:-}" "$@"
+        local vars=(PATH="$PG_BIN:$PATH") v
+        for v in PGHOST PGPORT PGUSER PGDATABASE; do
+            [ -n "${!v:-}" ] && vars+=("$v=${!v}")
+        done
+        runuser -u postgres -- env "${vars[@]}" "$@"
     else
         env PATH="$PG_BIN:$PATH" "$@"
     fi
@@ -93,6 +95,12 @@ bs_start_cluster() {
     } | bs_as_pg tee -a "$BS_TMP/data/postgresql.conf" >/dev/null
     bs_as_pg "$PG_BIN/pg_ctl" -D "$BS_TMP/data" -l "$BS_TMP/server.log" -w start >/dev/null
     export PGHOST="$BS_TMP" PGPORT="$port" PGUSER=postgres PGDATABASE=postgres
+}
+
+# Restart the throwaway cluster: shared buffers start empty, as after a
+# reboot (PostgreSQL has no safe way to drop a relation from them).
+bs_restart_cluster() {
+    bs_as_pg "$PG_BIN/pg_ctl" -D "$BS_TMP/data" -l "$BS_TMP/server.log" -w restart >/dev/null
 }
 
 bs_stop_cluster() {

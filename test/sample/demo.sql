@@ -1,0 +1,22 @@
+-- The demo's queries (test/demo.sh runs them on the sample table, right
+-- after a server restart, so shared buffers hold none of it).
+
+-- How big is it, really?  Files now, beside the planner's estimate.
+SELECT * FROM bench_relation_sizes();
+
+-- Cold: checkpoint, evict the table's files from the OS page cache, then a
+-- sequential heap scan.  blks_read and os_read_mb show it came from storage.
+SELECT * FROM bench_seqscan('lineitem', cache => 'cold');
+
+-- Warm, three times: the OS page cache now holds the table.
+SELECT * FROM bench_seqscan('lineitem', repeat => 3);
+
+-- The storage rate: the files read directly in 1 MB chunks, like dd.
+SELECT * FROM bench_seqscan('lineitem', 'raw', 'cold');
+
+-- Every block through shared buffers, no tuple work; and an index, raw.
+SELECT * FROM bench_seqscan('lineitem', 'buffer');
+SELECT * FROM bench_seqscan('lineitem_orderkey', 'raw', 'cold');
+
+-- How much of the table the OS page cache holds now.
+SELECT * FROM bench_cache_status('lineitem');
