@@ -4,13 +4,14 @@
 --
 CREATE EXTENSION benchstore;
 
-WITH ext_function AS (
+CREATE TEMP VIEW ext_function AS
 	SELECT p.*
 	FROM pg_proc p
 	JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
 		AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
-	JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'benchstore'
-)
+	JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'benchstore';
+
+-- The functions and their input arguments.
 SELECT p.proname AS function,
 	   regexp_replace(pg_get_function_arguments(p.oid), ',? ?OUT .*$', '') AS input_arguments,
 	   p.proretset AS set_returning,
@@ -20,13 +21,6 @@ FROM ext_function p
 ORDER BY 1;
 
 -- The result columns, in order.
-WITH ext_function AS (
-	SELECT p.*
-	FROM pg_proc p
-	JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
-		AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
-	JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'benchstore'
-)
 SELECT p.proname AS function, a.n AS position, a.name AS out_column,
 	   format_type(a.t, NULL) AS type
 FROM ext_function p,
