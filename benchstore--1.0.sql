@@ -95,7 +95,7 @@ CREATE FUNCTION bench_relation_sizes(
 	OUT total_mb float8				-- everything, MB (= pg_total_relation_size)
 )
 RETURNS SETOF record
-LANGUAGE plpgsql STABLE PARALLEL SAFE
+LANGUAGE plpgsql VOLATILE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column

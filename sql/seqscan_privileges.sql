@@ -23,6 +23,14 @@ SELECT mode, pages > 0 AS has_pages, tuples
 FROM unnest(ARRAY['heap', 'buffer', 'raw']) m, bench_seqscan('bs_priv', m)
 ORDER BY 1;
 SELECT mode, pages > 0 AS has_pages FROM bench_seqscan('bs_priv_pkey', 'buffer');
+RESET ROLE;
+CREATE TABLE bs_priv_part (k integer) PARTITION BY LIST (k);
+CREATE INDEX bs_priv_part_idx ON bs_priv_part (k);
+GRANT SELECT ON bs_priv_part TO regress_bs_reader;
+SET ROLE regress_bs_reader;
+-- A partitioned index is checked through its table: the error is about
+-- storage, not privileges.
+SELECT err_code, message FROM expect_error($$SELECT * FROM bench_seqscan('bs_priv_part_idx', 'raw')$$);
 SELECT files FROM bench_cache_status('bs_priv');
 
 -- Cold runs and eviction need the right to checkpoint.
@@ -66,7 +74,7 @@ SET ROLE regress_bs_owner;
 SELECT err_code, message FROM expect_error($$SELECT * FROM bench_seqscan('bs_priv')$$);
 RESET ROLE;
 
-DROP TABLE bs_priv;
+DROP TABLE bs_priv, bs_priv_part;
 DROP ROLE regress_bs_reader;
 DROP ROLE regress_bs_bypass;
 DROP ROLE regress_bs_owner;

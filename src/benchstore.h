@@ -33,10 +33,11 @@ extern bool bs_os_read_bytes(uint64 *bytes);
 
 /* cache.c: segment files and the OS page cache */
 extern char *bs_segment_path(const char *fork_path, BlockNumber segno);
-extern void bs_check_checkpoint_privilege(const char *what);
+extern void bs_check_checkpoint_privilege(bool for_eviction);
 extern uint64 bs_make_target_cold(BsTarget *target);
 extern void bs_warn_still_cached(Relation rel, uint64 cached_bytes);
-extern void bs_evict_relation(Relation rel, int *nfiles, uint64 *file_bytes);
+extern void bs_evict_relation(Relation rel, bool sync_first, int *nfiles,
+							  uint64 *file_bytes);
 extern void bs_os_cache_residency(Relation rel, int *nfiles,
 								  uint64 *file_bytes, uint64 *cached_bytes);
 

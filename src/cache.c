@@ -34,6 +34,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "postmaster/bgwriter.h"
+#include "storage/bufmgr.h"
 #include "storage/fd.h"
 #include "target.h"
 #include "utils/acl.h"
@@ -99,24 +100,33 @@ segment_size(int fd, const char *path)
  * members of pg_checkpoint may ask for (as the CHECKPOINT command).
  */
 void
-bs_check_checkpoint_privilege(const char *what)
+bs_check_checkpoint_privilege(bool for_eviction)
 {
-	if (!superuser() && !has_privs_of_role(GetUserId(), ROLE_PG_CHECKPOINT))
+	if (superuser() || has_privs_of_role(GetUserId(), ROLE_PG_CHECKPOINT))
+		return;
+	if (for_eviction)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to %s", what),
-				 errdetail("Evicting a relation from the OS page cache needs a checkpoint first, which only superusers and roles with privileges of the \"%s\" role may request.",
+				 errmsg("permission denied to evict a relation from the OS page cache"),
+				 errdetail("Eviction needs a checkpoint first, which only superusers and roles with privileges of the \"%s\" role may request.",
 						   "pg_checkpoint")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+			 errmsg("permission denied to run a cold-cache scan"),
+			 errdetail("A cold run evicts the relation from the OS page cache after a checkpoint, which only superusers and roles with privileges of the \"%s\" role may request.",
+					   "pg_checkpoint")));
 }
 
 /*
- * Write and sync every dirty buffer, so that the eviction that follows
- * leaves nothing of the relation in the OS page cache.
+ * Write and sync every dirty buffer, unlogged relations' included, so that
+ * the eviction that follows leaves nothing of the relation in the OS page
+ * cache.
  */
 static void
 checkpoint_for_cold_run(void)
 {
-	RequestCheckpoint(BS_CHECKPOINT_NOW | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
+	RequestCheckpoint(BS_CHECKPOINT_NOW | CHECKPOINT_FORCE | CHECKPOINT_WAIT |
+					  BS_CHECKPOINT_UNLOGGED);
 }
 
 /*
@@ -138,11 +148,18 @@ bs_make_target_cold(BsTarget *target)
 	foreach(lc, target->storage_relids)
 	{
 		Relation	rel = relation_open(lfirst_oid(lc), NoLock);
+		bool		local = RelationUsesLocalBuffers(rel);
 		int			nfiles;
 		uint64		bytes;
 		uint64		cached;
 
-		bs_evict_relation(rel, &nfiles, &bytes);
+		/*
+		 * No checkpoint writes the session's own temporary tables: write
+		 * their local buffers here, and sync the files before evicting.
+		 */
+		if (local)
+			FlushRelationBuffers(rel);
+		bs_evict_relation(rel, local, &nfiles, &bytes);
 		bs_os_cache_residency(rel, &nfiles, &bytes, &cached);
 		still_cached += cached;
 		relation_close(rel, NoLock);
@@ -160,18 +177,18 @@ bs_warn_still_cached(Relation rel, uint64 cached_bytes)
 	ereport(WARNING,
 			(errmsg("%.1f MB of relation \"%s\" stayed in the OS page cache after eviction",
 					cached_bytes / BS_BYTES_PER_MB, RelationGetRelationName(rel)),
-			 errdetail("The kernel keeps pages not yet written to storage, and pages read again at once by other sessions; reads of them are page-cache hits."),
+			 errdetail("The kernel keeps pages not yet written back to storage and pages that other sessions read again at once, and cannot evict files of an in-memory filesystem such as tmpfs; reads of such pages are page-cache hits."),
 			 !enableFsync ?
-			 errhint("fsync is off, so the checkpoint before the eviction did not write the relation to storage.") :
-			 errhint("Files on an in-memory filesystem such as tmpfs cannot be evicted.")));
+			 errhint("fsync is off, so the checkpoint before the eviction did not write the relation to storage.") : 0));
 }
 
 /*
  * Ask the kernel to drop every segment file of the relation's main fork
- * from its page cache.  Returns the number of files and their total size.
+ * from its page cache, syncing each first if asked (for files no checkpoint
+ * syncs).  Returns the number of files and their total size.
  */
 void
-bs_evict_relation(Relation rel, int *nfiles, uint64 *file_bytes)
+bs_evict_relation(Relation rel, bool sync_first, int *nfiles, uint64 *file_bytes)
 {
 	char	   *fork_path = bs_relation_fork_path(rel, MAIN_FORKNUM);
 
@@ -188,6 +205,10 @@ bs_evict_relation(Relation rel, int *nfiles, uint64 *file_bytes)
 			break;
 		*file_bytes += segment_size(fd, path);
 		(*nfiles)++;
+		if (sync_first && pg_fdatasync(fd) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not fsync file \"%s\": %m", path)));
 #ifdef USE_POSIX_FADVISE
 		{
 			int			rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
@@ -360,7 +381,7 @@ bench_cache_evict(PG_FUNCTION_ARGS)
 	bool		nulls[4] = {false, false, false, false};
 
 	bs_require_arg(fcinfo, 0, "relation");
-	bs_check_checkpoint_privilege("evict a relation from the OS page cache");
+	bs_check_checkpoint_privilege(true);
 	target = bs_open_target(PG_GETARG_OID(0), false);
 
 	target_residency(target, &nfiles, &bytes, &before);

@@ -204,7 +204,7 @@ scan_raw(Relation rel, char *buffer, BsScanTotals *totals)
 	char	   *fork_path = bs_relation_fork_path(rel, MAIN_FORKNUM);
 	bool		count_tuples = RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind);
 	int64		nlp = 0;
-	int64		bytes_total = 0;
+	int64		blocks_total = 0;
 
 	for (BlockNumber segno = 0;; segno++)
 	{
@@ -225,53 +225,84 @@ scan_raw(Relation rel, char *buffer, BsScanTotals *totals)
 					 errmsg("could not open file \"%s\": %m", path)));
 		}
 
+		/*
+		 * Read chunk after chunk; a short read (a block being added at the
+		 * end of the file) is completed before its pages are parsed, so that
+		 * pages stay aligned to the buffer.  A partial last block is not a
+		 * page and is not counted.
+		 */
 		for (;;)
 		{
-			ssize_t		nread;
-			instr_time	start;
+			ssize_t		filled = 0;
 
 			CHECK_FOR_INTERRUPTS();
-			if (track_io_timing)
-				INSTR_TIME_SET_CURRENT(start);
-			pgstat_report_wait_start(WAIT_EVENT_DATA_FILE_READ);
-			nread = pg_pread(fd, buffer, BS_RAW_CHUNK, offset);
-			pgstat_report_wait_end();
-			if (nread < 0)
+			while (filled < BS_RAW_CHUNK)
 			{
-				if (errno == EINTR)
-					continue;
-				ereport(ERROR,
-						(errcode_for_file_access(),
-						 errmsg("could not read file \"%s\": %m", path)));
-			}
-			if (track_io_timing)
-			{
-				instr_time	end;
+				ssize_t		nread;
+				instr_time	start;
 
-				INSTR_TIME_SET_CURRENT(end);
-				INSTR_TIME_ACCUM_DIFF(totals->raw_io_time, end, start);
+				if (track_io_timing)
+					INSTR_TIME_SET_CURRENT(start);
+				pgstat_report_wait_start(WAIT_EVENT_DATA_FILE_READ);
+				nread = pg_pread(fd, buffer + filled, BS_RAW_CHUNK - filled,
+								 offset + filled);
+				pgstat_report_wait_end();
+				if (nread < 0)
+				{
+					if (errno == EINTR)
+						continue;
+					ereport(ERROR,
+							(errcode_for_file_access(),
+							 errmsg("could not read file \"%s\": %m", path)));
+				}
+				if (track_io_timing)
+				{
+					instr_time	end;
+
+					INSTR_TIME_SET_CURRENT(end);
+					INSTR_TIME_ACCUM_DIFF(totals->raw_io_time, end, start);
+				}
+				if (nread == 0)
+					break;		/* end of file */
+				filled += nread;
 			}
-			if (nread == 0)
-				break;
 
 			if (count_tuples)
-				for (ssize_t pos = 0; pos + BLCKSZ <= nread; pos += BLCKSZ)
+				for (ssize_t pos = 0; pos + BLCKSZ <= filled; pos += BLCKSZ)
 					nlp += count_line_pointers((Page) (buffer + pos));
-			offset += nread;
+			offset += filled;
+			if (filled < BS_RAW_CHUNK)
+				break;
 		}
 
-		bytes_total += offset;
+		blocks_total += offset / BLCKSZ;
 		CloseTransientFile(fd);
 		pfree(path);
 	}
 
 	pfree(fork_path);
-	totals->pages += bytes_total / BLCKSZ;
-	totals->raw_blocks += bytes_total / BLCKSZ;
+	totals->pages += blocks_total;
+	totals->raw_blocks += blocks_total;
 	if (count_tuples)
 		totals->tuples += nlp;
 	else
 		totals->tuples = -1;
+}
+
+/* Write the local buffers of the target's temporary relations to their files. */
+static void
+flush_local_buffers(BsTarget *target)
+{
+	ListCell   *lc;
+
+	foreach(lc, target->storage_relids)
+	{
+		Relation	rel = relation_open(lfirst_oid(lc), NoLock);
+
+		if (RelationUsesLocalBuffers(rel))
+			FlushRelationBuffers(rel);
+		relation_close(rel, NoLock);
+	}
 }
 
 /*
@@ -313,7 +344,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 				 errmsg("repeat must be between 1 and %d", BS_MAX_REPEAT)));
 
 	if (cache == BS_CACHE_COLD)
-		bs_check_checkpoint_privilege("run a cold-cache scan");
+		bs_check_checkpoint_privilege(false);
 
 	target = bs_open_target(relid, mode == BS_MODE_HEAP);
 
@@ -373,6 +404,14 @@ bench_seqscan(PG_FUNCTION_ARGS)
 				warned_still_cached = true;
 			}
 		}
+
+		/*
+		 * Raw mode reads the files: the session's own temporary tables keep
+		 * their newest pages in local buffers, which go to the files first
+		 * (untimed).  Shared buffers are written only by checkpoints.
+		 */
+		if (mode == BS_MODE_RAW)
+			flush_local_buffers(target);
 
 		memset(&totals, 0, sizeof(totals));
 		INSTR_TIME_SET_ZERO(totals.raw_io_time);

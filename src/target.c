@@ -99,15 +99,24 @@ bs_open_target(Oid relid, bool heap_only)
 	Relation	rel;
 	AclResult	aclresult;
 
-	/* An index: lock its table first, as queries do, to avoid deadlock. */
-	if (relkind == RELKIND_INDEX)
+	/*
+	 * Privileges first, so that a role without them cannot even queue a lock
+	 * on the relation.  An index is checked, and locked first as queries
+	 * do, through its table.
+	 */
+	if (relkind == RELKIND_INDEX || relkind == RELKIND_PARTITIONED_INDEX)
 	{
-		privoid = IndexGetRelation(relid, true);
-		if (OidIsValid(privoid))
-			LockRelationOid(privoid, AccessShareLock);
-		else
-			privoid = relid;
+		Oid			heapoid = IndexGetRelation(relid, true);
+
+		if (OidIsValid(heapoid))
+			privoid = heapoid;
 	}
+	aclresult = pg_class_aclcheck(privoid, GetUserId(), ACL_SELECT);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, get_relkind_objtype(get_rel_relkind(privoid)),
+					   get_rel_name(privoid));
+	if (privoid != relid)
+		LockRelationOid(privoid, AccessShareLock);
 
 	rel = try_relation_open(relid, AccessShareLock);
 	if (rel == NULL)
@@ -116,11 +125,6 @@ bs_open_target(Oid relid, bool heap_only)
 				 errmsg("relation with OID %u does not exist", relid)));
 	target->rel = rel;
 	relkind = rel->rd_rel->relkind;
-
-	aclresult = pg_class_aclcheck(privoid, GetUserId(), ACL_SELECT);
-	if (aclresult != ACLCHECK_OK)
-		aclcheck_error(aclresult, get_relkind_objtype(get_rel_relkind(privoid)),
-					   get_rel_name(privoid));
 
 	if (check_enable_rls(privoid, InvalidOid, false) == RLS_ENABLED)
 		ereport(ERROR,
@@ -146,7 +150,7 @@ bs_open_target(Oid relid, bool heap_only)
 				 relkind == RELKIND_PARTITIONED_INDEX ?
 				 errhint("Benchmark the index of each partition.") :
 				 relkind == RELKIND_FOREIGN_TABLE ?
-				 errhint("A foreign table's data is stored by its foreign server.") : 0));
+				 errhint("Benchmark the table on its foreign server.") : 0));
 
 	if (RELKIND_HAS_STORAGE(relkind))
 		add_storage_relation(target, rel, heap_only);
