@@ -193,3 +193,80 @@ $$;
 
 COMMENT ON FUNCTION bench_relation_sizes(integer, name) IS
 'relation sizes in MB from the files and from the planner''s estimate, largest first';
+
+--
+-- bench_tablespace_io: the dd and fio tests on temporary files in a
+-- tablespace, one row per test.
+--
+CREATE FUNCTION bench_tablespace_io(
+	tablespace name DEFAULT 'pg_default',
+	size text DEFAULT '1GB',			-- per stream, pg_size_bytes syntax
+	block_size text DEFAULT '8kB',		-- a power of two, 512 bytes .. 16 MB
+	tests text[] DEFAULT '{seqwrite,seqread,randread}',	-- also randwrite, sync
+	streams integer DEFAULT 1,			-- concurrent streams, 1 .. 64
+	direct boolean DEFAULT true,		-- O_DIRECT
+	duration interval DEFAULT '10s',	-- cap of the random and sync tests
+	OUT tablespace name,				-- the tablespace ('total' for the sum of several)
+	OUT test text,						-- seqwrite, seqread, randread, randwrite or sync
+	OUT block_size text,				-- bytes per operation, e.g. '8kB'
+	OUT streams integer,				-- streams that actually ran
+	OUT direct boolean,					-- O_DIRECT used
+	OUT bytes bigint,					-- bytes read or written, all streams
+	OUT elapsed_ms float8,				-- wall-clock time from first start to last end, ms
+	OUT mb_per_s float8,				-- MB (2^20 bytes) per second
+	OUT iops float8,					-- operations (blocks) per second
+	OUT lat_avg_us float8,				-- latency of one operation: mean, microseconds
+	OUT lat_p50_us float8,				-- median
+	OUT lat_p95_us float8,				-- 95th percentile
+	OUT lat_p99_us float8,				-- 99th percentile
+	OUT lat_p999_us float8,				-- 99.9th percentile
+	OUT lat_max_us float8				-- maximum
+)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'bench_tablespace_io'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval) IS
+'sequential and random I/O, sync rate and latency percentiles on temporary files in a tablespace';
+
+--
+-- bench_tablespaces_io: the same on several tablespaces at once, one row per
+-- tablespace and test plus a 'total' row per test.
+--
+CREATE FUNCTION bench_tablespaces_io(
+	tablespaces name[],
+	size text DEFAULT '1GB',
+	block_size text DEFAULT '8kB',
+	tests text[] DEFAULT '{seqwrite,seqread,randread}',
+	streams integer DEFAULT 1,			-- per tablespace
+	direct boolean DEFAULT true,
+	duration interval DEFAULT '10s',
+	OUT tablespace name,
+	OUT test text,
+	OUT block_size text,
+	OUT streams integer,
+	OUT direct boolean,
+	OUT bytes bigint,
+	OUT elapsed_ms float8,
+	OUT mb_per_s float8,
+	OUT iops float8,
+	OUT lat_avg_us float8,
+	OUT lat_p50_us float8,
+	OUT lat_p95_us float8,
+	OUT lat_p99_us float8,
+	OUT lat_p999_us float8,
+	OUT lat_max_us float8
+)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'bench_tablespaces_io'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval) IS
+'bench_tablespace_io on several tablespaces at once, with a total row per test';
+
+-- They write server files: superusers and pg_write_server_files (with
+-- CREATE on the tablespace), checked again in C.
+REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval) TO pg_write_server_files;
+GRANT EXECUTE ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval) TO pg_write_server_files;

@@ -31,6 +31,25 @@ extern char *bs_tablespace_name(Oid spcoid);
 /* iostat.c: what the kernel really did for this backend */
 extern bool bs_os_read_bytes(uint64 *bytes);
 
+/* iostat.c: latency histogram (see iostat.c) */
+#define BS_HIST_SUB_BITS	7	/* 128 buckets per power of two */
+#define BS_HIST_MAX_EXP		40	/* values up to 2^41 - 1 ns */
+#define BS_HIST_NBUCKETS	(((BS_HIST_MAX_EXP - BS_HIST_SUB_BITS) << BS_HIST_SUB_BITS) + \
+							 (2 << BS_HIST_SUB_BITS))
+
+typedef struct BsHistogram
+{
+	uint64		count;
+	uint64		sum_ns;
+	uint64		max_ns;
+	uint64		buckets[BS_HIST_NBUCKETS];
+} BsHistogram;
+
+extern void bs_hist_reset(BsHistogram *h);
+extern void bs_hist_add(BsHistogram *h, uint64 ns);
+extern void bs_hist_merge(BsHistogram *dst, const BsHistogram *src);
+extern double bs_hist_percentile_ns(const BsHistogram *h, double q);
+
 /* cache.c: segment files and the OS page cache */
 extern char *bs_segment_path(const char *fork_path, BlockNumber segno);
 extern void bs_check_checkpoint_privilege(bool for_eviction);

@@ -13,6 +13,7 @@
 #define BENCHSTORE_COMPAT_H
 
 #include "access/xlog.h"
+#include "catalog/pg_tablespace_d.h"
 #include "common/relpath.h"
 #include "executor/instrument.h"
 #include "funcapi.h"
@@ -62,6 +63,28 @@
 #else
 #define BS_CHECKPOINT_NOW		CHECKPOINT_IMMEDIATE
 #define BS_CHECKPOINT_UNLOGGED	CHECKPOINT_FLUSH_ALL
+#endif
+
+/* The server's wal_sync_method: PG17 renamed the variable and its values. */
+#if PG_VERSION_NUM >= 170000
+#define BS_WAL_SYNC_METHOD			wal_sync_method
+#define BS_SYNC_METHOD_FDATASYNC	WAL_SYNC_METHOD_FDATASYNC
+#define BS_SYNC_METHOD_OPEN			WAL_SYNC_METHOD_OPEN
+#define BS_SYNC_METHOD_OPEN_DSYNC	WAL_SYNC_METHOD_OPEN_DSYNC
+#else
+#define BS_WAL_SYNC_METHOD			sync_method
+#define BS_SYNC_METHOD_FDATASYNC	SYNC_METHOD_FDATASYNC
+#define BS_SYNC_METHOD_OPEN			SYNC_METHOD_OPEN
+#define BS_SYNC_METHOD_OPEN_DSYNC	SYNC_METHOD_OPEN_DSYNC
+#endif
+
+/* PG16 replaced the per-object aclcheck functions with object_aclcheck. */
+#if PG_VERSION_NUM >= 160000
+#define bs_tablespace_aclcheck(spc, role, mode) \
+	object_aclcheck(TableSpaceRelationId, (spc), (role), (mode))
+#else
+#define bs_tablespace_aclcheck(spc, role, mode) \
+	pg_tablespace_aclcheck((spc), (role), (mode))
 #endif
 
 /* 15.0 shipped SetSingleFuncCall; 15.1 renamed it InitMaterializedSRF. */

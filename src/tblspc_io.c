@@ -1,0 +1,1036 @@
+/*-------------------------------------------------------------------------
+ *
+ * tblspc_io.c
+ *	  bench_tablespace_io and bench_tablespaces_io: the dd and fio tests,
+ *	  run from inside the server on temporary files in the tablespaces a
+ *	  DBA names.
+ *
+ * Each stream owns one temporary file, made by PostgreSQL's temp-file
+ * machinery in the tablespace's pgsql_tmp directory, so that it is removed
+ * on success, error, cancel, backend exit, and at restart after a crash.
+ * The I/O itself goes through a second descriptor of the same file, opened
+ * with O_DIRECT when asked, with pread/pwrite of block_size bytes (in
+ * chunks of at most 1 MB, checking for interrupts between them).  The data
+ * written is random and re-stamped at every write, so that compressing or
+ * deduplicating storage cannot flatter it.
+ *
+ * Streams beyond the first run in parallel workers (a ParallelContext):
+ * they inherit the caller's user and settings, and an error in any of them
+ * is raised in the caller.  All streams meet at a barrier before and after
+ * each test, so that a test starts everywhere at once; the caller's own
+ * stream is stream 0 and gathers the results between tests.
+ *
+ * Tests, in the order given:
+ *	seqwrite	size bytes written sequentially, then fsync, inside the time
+ *	seqread		the file read sequentially
+ *	randread	random block-aligned reads until size bytes or duration
+ *	randwrite	random block-aligned writes until size bytes or duration,
+ *				then fsync, inside the time
+ *	sync		one block written at offset 0 and synced per operation, as
+ *				the server's wal_sync_method does (pg_test_fsync's figure)
+ * A test that needs the file when it is not yet written fills it first,
+ * untimed.  Without direct I/O, read tests first evict the file from the
+ * OS page cache, so that they read from storage.
+ *
+ * src/tblspc_io.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "access/parallel.h"
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "benchstore.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_tablespace_d.h"
+#include "commands/tablespace.h"
+#include "common/pg_prng.h"
+#include "compat.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "port/pg_bitutils.h"
+#include "portability/instr_time.h"
+#include "storage/barrier.h"
+#include "storage/condition_variable.h"
+#include "storage/fd.h"
+#include "storage/shm_toc.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+PG_FUNCTION_INFO_V1(bench_tablespace_io);
+PG_FUNCTION_INFO_V1(bench_tablespaces_io);
+PGDLLEXPORT void bench_tblspc_io_worker(dsm_segment *seg, shm_toc *toc);
+
+#define BS_IO_CHUNK			(1024 * 1024)	/* largest single read or write */
+#define BS_IO_ALIGN			4096	/* buffer alignment for O_DIRECT */
+#define BS_MIN_BLOCK		512
+#define BS_MAX_BLOCK		(16 * 1024 * 1024)
+#define BS_MAX_STREAMS		64
+#define BS_MAX_TESTS		32
+#define BS_MAX_TABLESPACES	BS_MAX_STREAMS
+#define BS_RESERVE_MIN		((uint64) 1024 * 1024 * 1024)	/* free-space reserve */
+#define BS_SHM_KEY			UINT64CONST(0xB5E4C45010000001)
+
+typedef enum BsIoTest
+{
+	BS_TEST_SEQWRITE,
+	BS_TEST_SEQREAD,
+	BS_TEST_RANDREAD,
+	BS_TEST_RANDWRITE,
+	BS_TEST_SYNC
+} BsIoTest;
+
+static const char *const io_tests[] = {
+	"seqwrite", "seqread", "randread", "randwrite", "sync"
+};
+
+/* One stream's result for the current test. */
+typedef struct BsStreamSlot
+{
+	uint64		bytes;
+	uint64		ops;
+	instr_time	start;
+	instr_time	end;
+	BsHistogram hist;
+} BsStreamSlot;
+
+/* Everything the streams share: in a DSM segment, or local for one stream. */
+typedef struct BsIoShared
+{
+	/* what to run */
+	int			ntests;
+	BsIoTest	tests[BS_MAX_TESTS];
+	uint64		size;			/* bytes per stream */
+	uint32		block_size;
+	bool		direct;
+	int64		duration_us;
+	int			ntablespaces;
+	Oid			tablespaces[BS_MAX_TABLESPACES];
+
+	/* how many streams run; set by the leader before "ready" */
+	int			nstreams;
+	pg_atomic_uint32 ready;
+	ConditionVariable ready_cv;
+	Barrier		barrier;
+
+	BsStreamSlot slots[FLEXIBLE_ARRAY_MEMBER];
+} BsIoShared;
+
+/* Arguments of both SQL functions, checked. */
+typedef struct BsIoArgs
+{
+	int			ntablespaces;
+	Oid			tablespaces[BS_MAX_TABLESPACES];
+	uint64		size;
+	uint32		block_size;
+	int			ntests;
+	BsIoTest	tests[BS_MAX_TESTS];
+	int			streams;		/* per tablespace */
+	bool		direct;
+	int64		duration_us;
+} BsIoArgs;
+
+/* Result columns, in the order of the OUT parameters. */
+enum
+{
+	COL_TABLESPACE,
+	COL_TEST,
+	COL_BLOCK_SIZE,
+	COL_STREAMS,
+	COL_DIRECT,
+	COL_BYTES,
+	COL_ELAPSED_MS,
+	COL_MB_PER_S,
+	COL_IOPS,
+	COL_LAT_AVG_US,
+	COL_LAT_P50_US,
+	COL_LAT_P95_US,
+	COL_LAT_P99_US,
+	COL_LAT_P999_US,
+	COL_LAT_MAX_US,
+	BS_IO_NCOLS
+};
+
+/* ----------------------------------------------------------------
+ * Arguments
+ * ----------------------------------------------------------------
+ */
+
+static uint64
+parse_size_arg(FunctionCallInfo fcinfo, int argno, const char *argname)
+{
+	int64		bytes;
+
+	bs_require_arg(fcinfo, argno, argname);
+	bytes = DatumGetInt64(DirectFunctionCall1(pg_size_bytes,
+											  PG_GETARG_DATUM(argno)));
+	if (bytes <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be positive", argname)));
+	return (uint64) bytes;
+}
+
+static Oid
+tablespace_oid(Name name)
+{
+	Oid			spc = get_tablespace_oid(NameStr(*name), false);
+
+	if (spc == GLOBALTABLESPACE_OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("tablespace \"%s\" cannot hold temporary files",
+						NameStr(*name)),
+				 errhint("Benchmark pg_default or a tablespace of your own.")));
+	return spc;
+}
+
+/*
+ * Arguments after the tablespace(s): size, block_size, tests, streams,
+ * direct, duration, at argument positions 1..6.
+ */
+static void
+parse_io_args(FunctionCallInfo fcinfo, BsIoArgs *args)
+{
+	ArrayType  *tests;
+	Datum	   *elems;
+	bool	   *elnulls;
+	int			nelems;
+	Interval   *duration;
+
+	args->size = parse_size_arg(fcinfo, 1, "size");
+	args->block_size = (uint32) Min(parse_size_arg(fcinfo, 2, "block_size"),
+									(uint64) PG_INT32_MAX);
+	if (args->block_size < BS_MIN_BLOCK || args->block_size > BS_MAX_BLOCK ||
+		(args->block_size & (args->block_size - 1)) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("block_size must be a power of two between 512 bytes and 16 MB"),
+				 errhint("For example '4kB', '8kB', '64kB', '256kB' or '1MB'.")));
+	if (args->size < args->block_size)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("size must be at least one block (%u bytes)", args->block_size)));
+	if (args->size % args->block_size != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("size must be a multiple of block_size (%u bytes)",
+						args->block_size)));
+
+	bs_require_arg(fcinfo, 3, "tests");
+	tests = PG_GETARG_ARRAYTYPE_P(3);
+	if (ARR_NDIM(tests) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("tests must be a one-dimensional array")));
+	deconstruct_array(tests, TEXTOID, -1, false, TYPALIGN_INT,
+					  &elems, &elnulls, &nelems);
+	if (nelems == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("tests must name at least one test"),
+				 errhint("Valid tests are \"seqwrite\", \"seqread\", \"randread\", \"randwrite\", and \"sync\".")));
+	if (nelems > BS_MAX_TESTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("at most %d tests can be run in one call", BS_MAX_TESTS)));
+	for (int i = 0; i < nelems; i++)
+	{
+		if (elnulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("tests cannot contain null")));
+		args->tests[i] = (BsIoTest) bs_parse_choice(DatumGetTextPP(elems[i]), "test",
+													io_tests, lengthof(io_tests));
+	}
+	args->ntests = nelems;
+
+	bs_require_arg(fcinfo, 4, "streams");
+	args->streams = PG_GETARG_INT32(4);
+	if (args->streams < 1 || args->streams > BS_MAX_STREAMS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("streams must be between 1 and %d", BS_MAX_STREAMS)));
+
+	bs_require_arg(fcinfo, 5, "direct");
+	args->direct = PG_GETARG_BOOL(5);
+
+	bs_require_arg(fcinfo, 6, "duration");
+	duration = PG_GETARG_INTERVAL_P(6);
+	args->duration_us = duration->time +
+		((int64) duration->day + (int64) duration->month * DAYS_PER_MONTH) * USECS_PER_DAY;
+	if (args->duration_us <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration must be positive")));
+}
+
+/*
+ * Superuser, or a member of pg_write_server_files with CREATE on the
+ * tablespace (none needed on the database's default tablespace, as for
+ * tables).
+ */
+static void
+check_io_privileges(Oid spc)
+{
+	AclResult	aclresult;
+
+	if (superuser())
+		return;
+	if (!has_privs_of_role(GetUserId(), ROLE_PG_WRITE_SERVER_FILES))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to write benchmark files"),
+				 errdetail("Only superusers and roles with privileges of the \"%s\" role may run I/O benchmarks in a tablespace.",
+						   "pg_write_server_files")));
+	if (spc == MyDatabaseTableSpace)
+		return;
+	aclresult = bs_tablespace_aclcheck(spc, GetUserId(), ACL_CREATE);
+	if (aclresult != ACLCHECK_OK)
+		aclcheck_error(aclresult, OBJECT_TABLESPACE, get_tablespace_name(spc));
+}
+
+/* The directory of a tablespace's files, relative to the data directory. */
+static char *
+tablespace_dir(Oid spc)
+{
+	if (spc == DEFAULTTABLESPACE_OID)
+		return pstrdup("base");
+	return psprintf("pg_tblspc/%u", spc);
+}
+
+/*
+ * Refuse up front a run that would not fit: in the filesystem's free space
+ * less a reserve (1 GB or 5 % of the filesystem, whichever is larger), or
+ * in temp_file_limit (which is per process, and so per stream).
+ */
+static void
+check_io_limits(Oid spc, uint64 size, int streams)
+{
+	char	   *dir = tablespace_dir(spc);
+	struct statvfs sv;
+	uint64		need = size * (uint64) streams;
+	uint64		avail;
+	uint64		reserve;
+
+	if (temp_file_limit >= 0 && size > (uint64) temp_file_limit * 1024)
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("size exceeds temp_file_limit (%dkB)", temp_file_limit),
+				 errhint("Pass a smaller size, or raise temp_file_limit.")));
+
+	if (statvfs(dir, &sv) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read free space of directory \"%s\": %m", dir)));
+	avail = (uint64) sv.f_bavail * sv.f_frsize;
+	reserve = Max(BS_RESERVE_MIN, (uint64) sv.f_blocks * sv.f_frsize / 20);
+	if (need + reserve > avail)
+		ereport(ERROR,
+				(errcode(ERRCODE_DISK_FULL),
+				 errmsg("not enough free space in tablespace \"%s\" for the benchmark",
+						get_tablespace_name(spc)),
+				 errdetail("The run writes %llu MB; the filesystem has %llu MB free, and %llu MB of it is kept in reserve.",
+						   (unsigned long long) (need >> 20),
+						   (unsigned long long) (avail >> 20),
+						   (unsigned long long) (reserve >> 20)),
+				 errhint("Pass a smaller size or fewer streams.")));
+	pfree(dir);
+}
+
+/* ----------------------------------------------------------------
+ * One stream
+ * ----------------------------------------------------------------
+ */
+
+typedef struct BsStream
+{
+	BsIoShared *shared;
+	int			index;
+	Oid			tablespace;
+	File		vfd;			/* owns the file: deleted when closed */
+	char	   *path;
+	int			fd;				/* the I/O descriptor */
+	int			sync_fd;		/* for open_sync / open_datasync, or -1 */
+	char	   *buffer;			/* BS_IO_CHUNK bytes, aligned */
+	uint64		filled;			/* bytes of the file written so far */
+	pg_prng_state prng;
+} BsStream;
+
+/*
+ * Create this stream's temporary file in its tablespace, and check that
+ * it is there: OpenTemporaryFile falls back silently to another tablespace.
+ */
+static void
+stream_open_file(BsStream *st)
+{
+	Oid			saved[BS_MAX_TABLESPACES];
+	int			nsaved;
+	Oid		   *ours;
+	char		expected_dir[MAXPGPATH];
+	int			flags;
+
+	/* Use our tablespace for temporary files, then put back the list. */
+	PrepareTempTablespaces();
+	nsaved = GetTempTablespaces(saved, lengthof(saved));
+	ours = MemoryContextAlloc(TopTransactionContext, sizeof(Oid));
+	ours[0] = st->tablespace;
+	SetTempTablespaces(ours, 1);
+	st->vfd = OpenTemporaryFile(false);
+	{
+		Oid		   *restore = MemoryContextAlloc(TopTransactionContext,
+												 sizeof(Oid) * Max(nsaved, 1));
+
+		memcpy(restore, saved, sizeof(Oid) * nsaved);
+		SetTempTablespaces(restore, nsaved);
+	}
+
+	st->path = pstrdup(FilePathName(st->vfd));
+	TempTablespacePath(expected_dir, st->tablespace);
+	if (strncmp(st->path, expected_dir, strlen(expected_dir)) != 0 ||
+		st->path[strlen(expected_dir)] != '/')
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("temporary file \"%s\" was not created in tablespace \"%s\"",
+						st->path, get_tablespace_name(st->tablespace))));
+
+	flags = O_RDWR | PG_BINARY;
+	if (st->shared->direct)
+		flags |= PG_O_DIRECT;
+	st->fd = OpenTransientFile(st->path, flags);
+	if (st->fd < 0)
+	{
+		if (errno == EINVAL && st->shared->direct)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("the filesystem of tablespace \"%s\" does not support direct I/O",
+							get_tablespace_name(st->tablespace)),
+					 errdetail("Opening file \"%s\" with O_DIRECT failed: %m.", st->path),
+					 errhint("Use direct => false.")));
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open file \"%s\": %m", st->path)));
+	}
+	st->sync_fd = -1;
+}
+
+static void
+raise_io_error(BsStream *st, const char *what)
+{
+	if (errno == EINVAL && st->shared->direct)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("could not %s file \"%s\" with direct I/O: %m", what, st->path),
+				 errdetail("The block size (%u bytes) may be smaller than the device's logical block.",
+						   st->shared->block_size),
+				 errhint("Use a larger block_size, or direct => false.")));
+	ereport(ERROR,
+			(errcode_for_file_access(),
+			 errmsg("could not %s file \"%s\": %m", what, st->path)));
+}
+
+/* Fresh random bytes at the start of every 4 kB of the chunk. */
+static inline void
+stamp_chunk(BsStream *st, size_t len)
+{
+	for (size_t off = 0; off + sizeof(uint64) <= len; off += 4096)
+	{
+		uint64		r = pg_prng_uint64(&st->prng);
+
+		memcpy(st->buffer + off, &r, sizeof(r));
+	}
+}
+
+/*
+ * One block of I/O at an offset, in chunks of at most 1 MB with a check for
+ * interrupts before each.
+ */
+static void
+block_io(BsStream *st, bool write, off_t offset, int fd)
+{
+	uint32		left = st->shared->block_size;
+
+	while (left > 0)
+	{
+		size_t		len = Min(left, (uint32) BS_IO_CHUNK);
+		ssize_t		done;
+
+		CHECK_FOR_INTERRUPTS();
+		if (write)
+		{
+			stamp_chunk(st, len);
+			pgstat_report_wait_start(WAIT_EVENT_DATA_FILE_WRITE);
+			done = pg_pwrite(fd, st->buffer, len, offset);
+			pgstat_report_wait_end();
+		}
+		else
+		{
+			pgstat_report_wait_start(WAIT_EVENT_DATA_FILE_READ);
+			done = pg_pread(fd, st->buffer, len, offset);
+			pgstat_report_wait_end();
+		}
+		if (done < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			raise_io_error(st, write ? "write" : "read");
+		}
+		if (done == 0)
+		{
+			errno = 0;
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("unexpected end of file \"%s\" at offset %lld",
+							st->path, (long long) offset)));
+		}
+		offset += done;
+		left -= done;
+	}
+}
+
+static void
+sync_file(BsStream *st, int fd, bool data_only)
+{
+	int			rc;
+
+	/* The raw call: pg_fsync does nothing when fsync is off. */
+	pgstat_report_wait_start(WAIT_EVENT_DATA_FILE_SYNC);
+#ifdef HAVE_FDATASYNC
+	rc = data_only ? fdatasync(fd) : fsync(fd);
+#else
+	rc = fsync(fd);
+#endif
+	pgstat_report_wait_end();
+	if (rc != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not fsync file \"%s\": %m", st->path)));
+}
+
+/* Write the whole file, untimed, for a test that reads or rewrites it. */
+static void
+stream_fill(BsStream *st)
+{
+	uint64		size = st->shared->size;
+
+	for (uint64 off = st->filled; off < size; off += st->shared->block_size)
+		block_io(st, true, off, st->fd);
+	sync_file(st, st->fd, false);
+	st->filled = size;
+}
+
+static void
+stream_evict(BsStream *st)
+{
+#ifdef USE_POSIX_FADVISE
+	(void) posix_fadvise(st->fd, 0, 0, POSIX_FADV_DONTNEED);
+#endif
+}
+
+/* The descriptor the sync test writes through, per wal_sync_method. */
+static int
+sync_test_fd(BsStream *st)
+{
+	int			flags = O_RDWR | PG_BINARY;
+
+	if (st->shared->direct)
+		flags |= PG_O_DIRECT;
+	switch (BS_WAL_SYNC_METHOD)
+	{
+		case BS_SYNC_METHOD_OPEN:
+			flags |= O_SYNC;
+			break;
+#ifdef O_DSYNC
+		case BS_SYNC_METHOD_OPEN_DSYNC:
+			flags |= O_DSYNC;
+			break;
+#endif
+		default:
+			return st->fd;
+	}
+	if (st->sync_fd < 0)
+	{
+		st->sync_fd = OpenTransientFile(st->path, flags);
+		if (st->sync_fd < 0)
+			raise_io_error(st, "open");
+	}
+	return st->sync_fd;
+}
+
+/* Run one test in this stream, recording into its slot. */
+static void
+stream_run_test(BsStream *st, BsIoTest test)
+{
+	BsIoShared *sh = st->shared;
+	BsStreamSlot *slot = &sh->slots[st->index];
+	uint64		nblocks_size = sh->size / sh->block_size;
+	uint64		nblocks_file;
+	uint64		ops = 0;
+	instr_time	before;
+	instr_time	after;
+	instr_time	deadline_base;
+	bool		timed_cap = (test == BS_TEST_RANDREAD ||
+							 test == BS_TEST_RANDWRITE ||
+							 test == BS_TEST_SYNC);
+	int			fd = st->fd;
+
+	INSTR_TIME_SET_CURRENT(slot->start);
+	deadline_base = slot->start;
+	before = slot->start;
+
+	if (test == BS_TEST_SYNC)
+		fd = sync_test_fd(st);
+	nblocks_file = Max(st->filled / sh->block_size, 1);
+
+	for (uint64 i = 0; i < nblocks_size; i++)
+	{
+		off_t		offset;
+		bool		write;
+		uint64		ns;
+
+		switch (test)
+		{
+			case BS_TEST_SEQWRITE:
+				offset = (off_t) i * sh->block_size;
+				write = true;
+				break;
+			case BS_TEST_SEQREAD:
+				offset = (off_t) i * sh->block_size;
+				write = false;
+				break;
+			case BS_TEST_RANDREAD:
+			case BS_TEST_RANDWRITE:
+				offset = (off_t) pg_prng_uint64_range(&st->prng, 0, nblocks_file - 1) *
+					sh->block_size;
+				write = (test == BS_TEST_RANDWRITE);
+				break;
+			default:			/* BS_TEST_SYNC */
+				offset = 0;
+				write = true;
+				break;
+		}
+
+		block_io(st, write, offset, fd);
+		if (test == BS_TEST_SYNC && fd == st->fd)
+			sync_file(st, fd, BS_WAL_SYNC_METHOD == BS_SYNC_METHOD_FDATASYNC);
+
+		INSTR_TIME_SET_CURRENT(after);
+		ns = INSTR_TIME_GET_NANOSEC(after) - INSTR_TIME_GET_NANOSEC(before);
+		bs_hist_add(&slot->hist, ns);
+		before = after;
+		ops++;
+
+		if (timed_cap)
+		{
+			instr_time	spent = after;
+
+			INSTR_TIME_SUBTRACT(spent, deadline_base);
+			if ((int64) INSTR_TIME_GET_MICROSEC(spent) >= sh->duration_us)
+				break;
+		}
+	}
+
+	if (test == BS_TEST_SEQWRITE || test == BS_TEST_RANDWRITE)
+		sync_file(st, st->fd, false);	/* like dd ... && sync */
+	if (test == BS_TEST_SEQWRITE)
+		st->filled = sh->size;
+
+	INSTR_TIME_SET_CURRENT(slot->end);
+	slot->ops = ops;
+	slot->bytes = ops * sh->block_size;
+}
+
+/*
+ * Called by stream 0 (the caller) after each test, while the other streams
+ * wait at the next test's first barrier: it gathers the test's results.
+ */
+typedef void (*BsGatherFn) (BsIoShared *sh, BsIoTest test, void *arg);
+
+/*
+ * A stream: its file, then every test between two barrier waits, then the
+ * file's removal.  Runs in the caller (stream 0) and in each worker.
+ */
+static void
+run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
+{
+	BsStream	st;
+	BsStreamSlot *slot = &sh->slots[index];
+	char	   *raw;
+
+	memset(&st, 0, sizeof(st));
+	st.shared = sh;
+	st.index = index;
+	st.tablespace = sh->tablespaces[index % sh->ntablespaces];
+	raw = palloc(BS_IO_CHUNK + BS_IO_ALIGN);
+	st.buffer = (char *) TYPEALIGN(BS_IO_ALIGN, raw);
+	if (!pg_prng_strong_seed(&st.prng))
+		pg_prng_seed(&st.prng, (uint64) MyProcPid ^ ((uint64) index << 32));
+	for (size_t off = 0; off + sizeof(uint64) <= BS_IO_CHUNK; off += sizeof(uint64))
+	{
+		uint64		r = pg_prng_uint64(&st.prng);
+
+		memcpy(st.buffer + off, &r, sizeof(r));
+	}
+
+	stream_open_file(&st);
+
+	for (int t = 0; t < sh->ntests; t++)
+	{
+		BsIoTest	test = sh->tests[t];
+
+		/* untimed preparation */
+		if ((test == BS_TEST_SEQREAD || test == BS_TEST_RANDREAD ||
+			 test == BS_TEST_RANDWRITE) && st.filled < sh->size)
+			stream_fill(&st);
+		if (test == BS_TEST_SYNC && st.filled == 0)
+		{
+			block_io(&st, true, 0, st.fd);
+			sync_file(&st, st.fd, false);
+			st.filled = sh->block_size;
+		}
+		if (!sh->direct && (test == BS_TEST_SEQREAD || test == BS_TEST_RANDREAD))
+			stream_evict(&st);
+
+		/* all streams start together, once the last test is gathered */
+		BarrierArriveAndWait(&sh->barrier, PG_WAIT_EXTENSION);
+		memset(slot, 0, offsetof(BsStreamSlot, hist));
+		bs_hist_reset(&slot->hist);
+
+		stream_run_test(&st, test);
+
+		BarrierArriveAndWait(&sh->barrier, PG_WAIT_EXTENSION);
+		if (gather)
+			gather(sh, test, gather_arg);
+	}
+
+	if (st.sync_fd >= 0)
+		CloseTransientFile(st.sync_fd);
+	CloseTransientFile(st.fd);
+	FileClose(st.vfd);			/* deletes the file */
+	pfree(raw);
+}
+
+/* Entry point of a parallel worker: stream ParallelWorkerNumber + 1. */
+void
+bench_tblspc_io_worker(dsm_segment *seg, shm_toc *toc)
+{
+	BsIoShared *sh = shm_toc_lookup(toc, BS_SHM_KEY, false);
+
+	/* wait until the caller knows how many streams run */
+	ConditionVariablePrepareToSleep(&sh->ready_cv);
+	while (pg_atomic_read_u32(&sh->ready) == 0)
+		ConditionVariableSleep(&sh->ready_cv, PG_WAIT_EXTENSION);
+	ConditionVariableCancelSleep();
+
+	if (ParallelWorkerNumber + 1 < sh->nstreams)
+		run_stream(sh, ParallelWorkerNumber + 1, NULL, NULL);
+}
+
+/* ----------------------------------------------------------------
+ * The caller: set up, run, gather
+ * ----------------------------------------------------------------
+ */
+
+static char *
+block_size_text(uint32 bs)
+{
+	if (bs >= 1024 * 1024)
+		return psprintf("%uMB", bs >> 20);
+	if (bs >= 1024)
+		return psprintf("%ukB", bs >> 10);
+	return psprintf("%uB", bs);
+}
+
+/* Aggregate of the streams of one tablespace (or of all) for one test. */
+typedef struct BsIoTotals
+{
+	int			streams;
+	uint64		bytes;
+	uint64		ops;
+	instr_time	start;
+	instr_time	end;
+	BsHistogram hist;
+} BsIoTotals;
+
+static void
+totals_add(BsIoTotals *t, const BsStreamSlot *slot)
+{
+	if (t->streams == 0 || INSTR_TIME_GET_NANOSEC(slot->start) < INSTR_TIME_GET_NANOSEC(t->start))
+		t->start = slot->start;
+	if (t->streams == 0 || INSTR_TIME_GET_NANOSEC(slot->end) > INSTR_TIME_GET_NANOSEC(t->end))
+		t->end = slot->end;
+	t->streams++;
+	t->bytes += slot->bytes;
+	t->ops += slot->ops;
+	bs_hist_merge(&t->hist, &slot->hist);
+}
+
+static void
+put_row(ReturnSetInfo *rsinfo, const char *tablespace, BsIoTest test,
+		const BsIoArgs *args, const BsIoTotals *t)
+{
+	Datum		values[BS_IO_NCOLS];
+	bool		nulls[BS_IO_NCOLS];
+	double		elapsed_ms;
+
+	elapsed_ms = (INSTR_TIME_GET_NANOSEC(t->end) - INSTR_TIME_GET_NANOSEC(t->start)) / 1e6;
+	memset(nulls, 0, sizeof(nulls));
+	values[COL_TABLESPACE] = DirectFunctionCall1(namein, CStringGetDatum(tablespace));
+	values[COL_TEST] = CStringGetTextDatum(io_tests[test]);
+	values[COL_BLOCK_SIZE] = CStringGetTextDatum(block_size_text(args->block_size));
+	values[COL_STREAMS] = Int32GetDatum(t->streams);
+	values[COL_DIRECT] = BoolGetDatum(args->direct);
+	values[COL_BYTES] = Int64GetDatum((int64) t->bytes);
+	values[COL_ELAPSED_MS] = Float8GetDatum(bs_round(elapsed_ms, 3));
+	values[COL_MB_PER_S] = Float8GetDatum(bs_round(bs_per_second(t->bytes / BS_BYTES_PER_MB,
+																  elapsed_ms), 2));
+	values[COL_IOPS] = Float8GetDatum(bs_round(bs_per_second(t->ops, elapsed_ms), 1));
+	if (t->hist.count == 0)
+	{
+		for (int c = COL_LAT_AVG_US; c <= COL_LAT_MAX_US; c++)
+			nulls[c] = true;
+	}
+	else
+	{
+		values[COL_LAT_AVG_US] =
+			Float8GetDatum(bs_round((double) t->hist.sum_ns / t->hist.count / 1000.0, 1));
+		values[COL_LAT_P50_US] =
+			Float8GetDatum(bs_round(bs_hist_percentile_ns(&t->hist, 0.50) / 1000.0, 1));
+		values[COL_LAT_P95_US] =
+			Float8GetDatum(bs_round(bs_hist_percentile_ns(&t->hist, 0.95) / 1000.0, 1));
+		values[COL_LAT_P99_US] =
+			Float8GetDatum(bs_round(bs_hist_percentile_ns(&t->hist, 0.99) / 1000.0, 1));
+		values[COL_LAT_P999_US] =
+			Float8GetDatum(bs_round(bs_hist_percentile_ns(&t->hist, 0.999) / 1000.0, 1));
+		values[COL_LAT_MAX_US] =
+			Float8GetDatum(bs_round(t->hist.max_ns / 1000.0, 1));
+	}
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+}
+
+typedef struct BsGather
+{
+	ReturnSetInfo *rsinfo;
+	const BsIoArgs *args;
+	bool		total_row;
+	BsIoTotals *totals;			/* one per tablespace, then the total */
+} BsGather;
+
+/*
+ * After a test: one row per tablespace, summing its streams (stream s runs
+ * in tablespace s % ntablespaces), and the total row if asked for.
+ */
+static void
+gather_rows(BsIoShared *sh, BsIoTest test, void *arg)
+{
+	BsGather   *g = (BsGather *) arg;
+	int			nspc = sh->ntablespaces;
+
+	memset(g->totals, 0, sizeof(BsIoTotals) * (nspc + 1));
+	for (int s = 0; s < sh->nstreams; s++)
+	{
+		totals_add(&g->totals[s % nspc], &sh->slots[s]);
+		totals_add(&g->totals[nspc], &sh->slots[s]);
+	}
+	for (int i = 0; i < nspc; i++)
+		put_row(g->rsinfo, get_tablespace_name(sh->tablespaces[i]), test,
+				g->args, &g->totals[i]);
+	if (g->total_row)
+		put_row(g->rsinfo, "total", test, g->args, &g->totals[nspc]);
+}
+
+/*
+ * Run the tests of args on every tablespace at once and return the rows:
+ * one per tablespace and test, plus a "total" row per test when there are
+ * several tablespaces.
+ */
+static void
+run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, bool total_rows)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	int			planned = args->ntablespaces * args->streams;
+	Size		shsize = add_size(offsetof(BsIoShared, slots),
+								  mul_size(planned, sizeof(BsStreamSlot)));
+	ParallelContext *pcxt = NULL;
+	BsIoShared *sh;
+	BsGather	gather;
+	int			nspc = args->ntablespaces;
+
+	if (planned > BS_MAX_STREAMS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("at most %d streams can run in one call", BS_MAX_STREAMS),
+				 errdetail("%d tablespaces with %d streams each make %d.",
+						   nspc, args->streams, planned)));
+
+	for (int i = 0; i < nspc; i++)
+	{
+		check_io_privileges(args->tablespaces[i]);
+		check_io_limits(args->tablespaces[i], args->size, args->streams);
+	}
+	/* Say so beside any sync figure: the server's own syncs do nothing. */
+	for (int t = 0; t < args->ntests && !enableFsync; t++)
+	{
+		if (args->tests[t] != BS_TEST_SEQREAD && args->tests[t] != BS_TEST_RANDREAD)
+		{
+			ereport(NOTICE,
+					(errmsg("fsync is off in this server"),
+					 errdetail("The benchmark calls fsync and fdatasync itself, so its figures include real syncs; the server's own writes are not synced.")));
+			break;
+		}
+	}
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (rsinfo->setDesc->natts != BS_IO_NCOLS)
+		elog(ERROR, "result has %d columns, expected %d",
+			 rsinfo->setDesc->natts, BS_IO_NCOLS);
+
+	if (planned > 1)
+	{
+		EnterParallelMode();
+		pcxt = CreateParallelContext("benchstore", "bench_tblspc_io_worker",
+									 planned - 1);
+		shm_toc_estimate_chunk(&pcxt->estimator, shsize);
+		shm_toc_estimate_keys(&pcxt->estimator, 1);
+		InitializeParallelDSM(pcxt);
+		if (pcxt->seg == NULL)
+			sh = palloc0(shsize);	/* no shared memory: the caller alone */
+		else
+		{
+			sh = shm_toc_allocate(pcxt->toc, shsize);
+			memset(sh, 0, shsize);
+			shm_toc_insert(pcxt->toc, BS_SHM_KEY, sh);
+		}
+	}
+	else
+		sh = palloc0(shsize);
+
+	sh->ntests = args->ntests;
+	memcpy(sh->tests, args->tests, sizeof(BsIoTest) * args->ntests);
+	sh->size = args->size;
+	sh->block_size = args->block_size;
+	sh->direct = args->direct;
+	sh->duration_us = args->duration_us;
+	sh->ntablespaces = nspc;
+	memcpy(sh->tablespaces, args->tablespaces, sizeof(Oid) * nspc);
+	pg_atomic_init_u32(&sh->ready, 0);
+	ConditionVariableInit(&sh->ready_cv);
+
+	sh->nstreams = 1;
+	if (pcxt != NULL && pcxt->seg != NULL)
+	{
+		LaunchParallelWorkers(pcxt);
+		WaitForParallelWorkersToAttach(pcxt);
+		sh->nstreams = 1 + pcxt->nworkers_launched;
+	}
+	if (sh->nstreams < nspc)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not start a stream for every tablespace: %d of %d streams started",
+						sh->nstreams, planned),
+				 errhint("Raise max_worker_processes or max_parallel_workers, or wait for other parallel work to finish.")));
+	if (sh->nstreams < planned)
+		ereport(NOTICE,
+				(errmsg("%d of %d streams started", sh->nstreams, planned),
+				 errdetail("Fewer parallel workers were available than asked for."),
+				 errhint("Raise max_worker_processes or max_parallel_workers for more.")));
+	BarrierInit(&sh->barrier, sh->nstreams);
+	pg_write_barrier();
+	pg_atomic_write_u32(&sh->ready, 1);
+	ConditionVariableBroadcast(&sh->ready_cv);
+
+	/* The caller is stream 0, and gathers each test's rows. */
+	gather.rsinfo = rsinfo;
+	gather.args = args;
+	gather.total_row = total_rows;
+	gather.totals = palloc(sizeof(BsIoTotals) * (nspc + 1));
+	run_stream(sh, 0, gather_rows, &gather);
+
+	if (pcxt != NULL)
+	{
+		WaitForParallelWorkersToFinish(pcxt);
+		DestroyParallelContext(pcxt);
+		ExitParallelMode();
+	}
+}
+
+/*
+ * bench_tablespace_io(tablespace name, size text, block_size text,
+ *					   tests text[], streams integer, direct boolean,
+ *					   duration interval)
+ */
+Datum
+bench_tablespace_io(PG_FUNCTION_ARGS)
+{
+	BsIoArgs	args;
+
+	memset(&args, 0, sizeof(args));
+	bs_require_arg(fcinfo, 0, "tablespace");
+	args.ntablespaces = 1;
+	args.tablespaces[0] = tablespace_oid(PG_GETARG_NAME(0));
+	parse_io_args(fcinfo, &args);
+	run_io_benchmark(fcinfo, &args, false);
+	return (Datum) 0;
+}
+
+/*
+ * bench_tablespaces_io(tablespaces name[], size text, block_size text,
+ *						tests text[], streams integer, direct boolean,
+ *						duration interval)
+ */
+Datum
+bench_tablespaces_io(PG_FUNCTION_ARGS)
+{
+	BsIoArgs	args;
+	ArrayType  *arr;
+	Datum	   *elems;
+	bool	   *elnulls;
+	int			nelems;
+
+	memset(&args, 0, sizeof(args));
+	bs_require_arg(fcinfo, 0, "tablespaces");
+	arr = PG_GETARG_ARRAYTYPE_P(0);
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("tablespaces must be a one-dimensional array")));
+	deconstruct_array(arr, NAMEOID, NAMEDATALEN, false, TYPALIGN_CHAR,
+					  &elems, &elnulls, &nelems);
+	if (nelems == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("tablespaces must name at least one tablespace")));
+	if (nelems > BS_MAX_TABLESPACES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("at most %d tablespaces can be run in one call",
+						BS_MAX_TABLESPACES)));
+	for (int i = 0; i < nelems; i++)
+	{
+		if (elnulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("tablespaces cannot contain null")));
+		args.tablespaces[i] = tablespace_oid(DatumGetName(elems[i]));
+		for (int j = 0; j < i; j++)
+			if (args.tablespaces[j] == args.tablespaces[i])
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("tablespace \"%s\" is listed twice",
+								NameStr(*DatumGetName(elems[i]))),
+						 errhint("Use streams for several streams in one tablespace.")));
+	}
+	args.ntablespaces = nelems;
+	parse_io_args(fcinfo, &args);
+	run_io_benchmark(fcinfo, &args, true);
+	return (Datum) 0;
+}
