@@ -20,7 +20,7 @@ PGFILEDESC = "benchstore - measure storage from inside PostgreSQL"
 EXTENSION = benchstore
 DATA = benchstore--1.0.sql
 
-REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache
+REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io
 REGRESS_OPTS = --inputdir=. --outputdir=. 
 
 TAP_TESTS = 1

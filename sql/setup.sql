@@ -28,10 +28,12 @@ FROM ext_function p,
 WHERE a.m = 'o'
 ORDER BY 1, 2;
 
--- Who may run what: cold-cache eviction needs the checkpoint right.
-SELECT p.oid::regprocedure AS function,
-	   has_function_privilege('public', p.oid, 'EXECUTE') AS public_may_execute,
-	   has_function_privilege('pg_checkpoint', p.oid, 'EXECUTE') AS pg_checkpoint_may_execute
+-- Who may run what: cold-cache eviction needs the checkpoint right, the
+-- tablespace I/O tests the right to write server files.
+SELECT p.proname AS function,
+	   has_function_privilege('public', p.oid, 'EXECUTE') AS public,
+	   has_function_privilege('pg_checkpoint', p.oid, 'EXECUTE') AS pg_checkpoint,
+	   has_function_privilege('pg_write_server_files', p.oid, 'EXECUTE') AS pg_write_server_files
 FROM pg_proc p
 WHERE p.proname LIKE 'bench\_%'
 ORDER BY 1::text;

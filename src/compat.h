@@ -17,6 +17,7 @@
 #include "common/relpath.h"
 #include "executor/instrument.h"
 #include "funcapi.h"
+#include "portability/instr_time.h"
 #include "utils/rel.h"
 
 #if PG_VERSION_NUM < 150000
@@ -85,6 +86,14 @@
 #else
 #define bs_tablespace_aclcheck(spc, role, mode) \
 	pg_tablespace_aclcheck((spc), (role), (mode))
+#endif
+
+/* An instr_time in nanoseconds: PG16 made instr_time an int64 of them. */
+#if PG_VERSION_NUM >= 160000
+#define bs_instr_time_ns(t)		((uint64) INSTR_TIME_GET_NANOSEC(t))
+#else
+#define bs_instr_time_ns(t) \
+	((uint64) (t).tv_sec * UINT64CONST(1000000000) + (uint64) (t).tv_nsec)
 #endif
 
 /* 15.0 shipped SetSingleFuncCall; 15.1 renamed it InitMaterializedSRF. */

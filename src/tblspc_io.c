@@ -63,6 +63,7 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
@@ -624,7 +625,7 @@ stream_run_test(BsStream *st, BsIoTest test)
 			sync_file(st, fd, BS_WAL_SYNC_METHOD == BS_SYNC_METHOD_FDATASYNC);
 
 		INSTR_TIME_SET_CURRENT(after);
-		ns = INSTR_TIME_GET_NANOSEC(after) - INSTR_TIME_GET_NANOSEC(before);
+		ns = bs_instr_time_ns(after) - bs_instr_time_ns(before);
 		bs_hist_add(&slot->hist, ns);
 		before = after;
 		ops++;
@@ -747,7 +748,7 @@ block_size_text(uint32 bs)
 		return psprintf("%uMB", bs >> 20);
 	if (bs >= 1024)
 		return psprintf("%ukB", bs >> 10);
-	return psprintf("%uB", bs);
+	return psprintf("%u bytes", bs);
 }
 
 /* Aggregate of the streams of one tablespace (or of all) for one test. */
@@ -764,9 +765,9 @@ typedef struct BsIoTotals
 static void
 totals_add(BsIoTotals *t, const BsStreamSlot *slot)
 {
-	if (t->streams == 0 || INSTR_TIME_GET_NANOSEC(slot->start) < INSTR_TIME_GET_NANOSEC(t->start))
+	if (t->streams == 0 || bs_instr_time_ns(slot->start) < bs_instr_time_ns(t->start))
 		t->start = slot->start;
-	if (t->streams == 0 || INSTR_TIME_GET_NANOSEC(slot->end) > INSTR_TIME_GET_NANOSEC(t->end))
+	if (t->streams == 0 || bs_instr_time_ns(slot->end) > bs_instr_time_ns(t->end))
 		t->end = slot->end;
 	t->streams++;
 	t->bytes += slot->bytes;
@@ -782,7 +783,7 @@ put_row(ReturnSetInfo *rsinfo, const char *tablespace, BsIoTest test,
 	bool		nulls[BS_IO_NCOLS];
 	double		elapsed_ms;
 
-	elapsed_ms = (INSTR_TIME_GET_NANOSEC(t->end) - INSTR_TIME_GET_NANOSEC(t->start)) / 1e6;
+	elapsed_ms = (bs_instr_time_ns(t->end) - bs_instr_time_ns(t->start)) / 1e6;
 	memset(nulls, 0, sizeof(nulls));
 	values[COL_TABLESPACE] = DirectFunctionCall1(namein, CStringGetDatum(tablespace));
 	values[COL_TEST] = CStringGetTextDatum(io_tests[test]);

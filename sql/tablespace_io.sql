@@ -1,0 +1,124 @@
+--
+-- bench_tablespace_io and bench_tablespaces_io: shapes, invariants, every
+-- error path, privileges.  Runs are small and use direct => false, which
+-- every filesystem accepts (tmpfs refuses O_DIRECT); the TAP tests cover
+-- direct I/O, cancel and crash cleanup.  No timings in the output.
+--
+-- Invariants of one result row.
+CREATE FUNCTION io_ok(r record) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN r.elapsed_ms > 0 AND r.mb_per_s > 0 AND r.iops > 0
+		AND r.lat_avg_us > 0
+		AND r.lat_p50_us <= r.lat_p95_us AND r.lat_p95_us <= r.lat_p99_us
+		AND r.lat_p99_us <= r.lat_p999_us AND r.lat_p999_us <= r.lat_max_us
+		AND r.lat_avg_us <= r.lat_max_us
+		AND abs(r.mb_per_s - r.bytes / 1048576.0 / (r.elapsed_ms / 1000)) <= 0.01 * r.mb_per_s + 0.01
+		AND abs(r.iops - r.bytes / pg_size_bytes(r.block_size) / (r.elapsed_ms / 1000)) <= 0.01 * r.iops + 0.1;
+END $$;
+
+-- Sequential tests move size bytes per stream; the default tests, in order.
+SELECT tablespace, test, block_size, streams, direct, bytes, io_ok(r) AS ok
+FROM bench_tablespace_io(size => '4MB', direct => false) r;
+
+-- Every test, in the order given (repeats allowed), at 64 kB.
+SELECT test, block_size, bytes <= 2 * 1048576 AS within_size, bytes > 0 AS did_io,
+	   bytes % 65536 = 0 AS whole_blocks, io_ok(r) AS ok
+FROM bench_tablespace_io(size => '2MB', block_size => '64kB',
+						 tests => '{randwrite,seqread,sync,seqwrite,randread,seqread}',
+						 direct => false, duration => '200ms') r;
+
+-- A read test with no file yet writes it first, untimed: bytes are the reads.
+SELECT test, bytes FROM bench_tablespace_io(size => '1MB', tests => '{seqread}', direct => false);
+
+-- Parallel streams: the rows sum them.
+SELECT test, streams, bytes, io_ok(r) AS ok
+FROM bench_tablespace_io(size => '2MB', streams => 3, direct => false,
+						 tests => '{seqwrite,seqread}') r;
+
+-- Block sizes from 512 bytes to 16 MB, as a sweep.
+SELECT r.block_size, r.bytes, io_ok(r) AS ok
+FROM unnest('{512 bytes,4kB,1MB,16MB}'::text[]) bs,
+	 LATERAL bench_tablespace_io(size => '16MB', block_size => bs, tests => '{seqwrite}',
+								 direct => false) r;
+
+-- Several tablespaces at once: a row per tablespace and test, and a total.
+SET allow_in_place_tablespaces = true;
+CREATE TABLESPACE regress_bs_ts LOCATION '';
+SELECT tablespace, test, streams, bytes, io_ok(r) AS ok
+FROM bench_tablespaces_io('{pg_default,regress_bs_ts}', size => '2MB', streams => 2,
+						  tests => '{seqwrite,randread}', direct => false,
+						  duration => '100ms') r;
+SELECT tablespace, test, bytes FROM bench_tablespace_io('regress_bs_ts', size => '1MB',
+														 tests => '{seqwrite}', direct => false);
+
+-- No file is left behind.
+SELECT count(*) AS files_left FROM pg_ls_tmpdir();
+
+-- Bad input.
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io('no_such_tablespace')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io('pg_global')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(block_size => NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(tests => NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(streams => NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(direct => NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(duration => NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => 'lots')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '0')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(block_size => '8 parsecs')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(block_size => '3kB')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(block_size => '256B')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(block_size => '32MB')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '4kB', block_size => '8kB')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '12kB', block_size => '8kB')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(tests => '{seqwrite,fsync}')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(tests => '{}')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(tests => '{seqread,NULL}')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(streams => 0)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(streams => 65)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(duration => '0s')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(duration => '-1s')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespaces_io('{}')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespaces_io(NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespaces_io('{pg_default,NULL}')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespaces_io('{pg_default,pg_default}')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespaces_io('{pg_default,regress_bs_ts}', streams => 40)$$);
+
+-- Limits, refused before anything is written.
+SELECT err_code, message, hint FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1PB')$$);
+SET temp_file_limit = '1MB';
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '2MB', direct => false)$$);
+RESET temp_file_limit;
+
+-- Privileges: superuser, or pg_write_server_files with CREATE on the
+-- tablespace (none needed on the database's default tablespace).
+CREATE ROLE regress_bs_io;
+SET ROLE regress_bs_io;
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1MB', direct => false)$$);
+RESET ROLE;
+GRANT pg_write_server_files TO regress_bs_io;
+SET ROLE regress_bs_io;
+SELECT test, bytes FROM bench_tablespace_io(size => '1MB', tests => '{seqwrite}', direct => false);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io('regress_bs_ts', size => '1MB', direct => false)$$);
+RESET ROLE;
+GRANT CREATE ON TABLESPACE regress_bs_ts TO regress_bs_io;
+SET ROLE regress_bs_io;
+SELECT tablespace, test, bytes FROM bench_tablespace_io('regress_bs_ts', size => '1MB', tests => '{seqwrite}', direct => false);
+RESET ROLE;
+-- Without EXECUTE (revoked from PUBLIC), even before the checks in C.
+REVOKE pg_write_server_files FROM regress_bs_io;
+SET ROLE regress_bs_io;
+SELECT err_code, message FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1MB')$$);
+RESET ROLE;
+-- EXECUTE granted by hand does not bypass the check in C.
+GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval)
+	TO regress_bs_io;
+SET ROLE regress_bs_io;
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1MB', direct => false)$$);
+RESET ROLE;
+
+REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval)
+	FROM regress_bs_io;
+DROP TABLESPACE regress_bs_ts;
+DROP ROLE regress_bs_io;
