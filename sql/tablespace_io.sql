@@ -41,6 +41,13 @@ FROM unnest('{512 bytes,4kB,1MB,16MB}'::text[]) bs,
 	 LATERAL bench_tablespace_io(size => '16MB', block_size => bs, tests => '{seqwrite}',
 								 direct => false) r;
 
+-- benchstore.track_latency = off: no clock reading per operation, no
+-- latency columns; the throughput columns stay.
+SET benchstore.track_latency = off;
+SELECT test, bytes, mb_per_s > 0 AS has_rate, lat_avg_us, lat_p50_us, lat_max_us
+FROM bench_tablespace_io(size => '1MB', tests => '{seqwrite,randread}', direct => false);
+RESET benchstore.track_latency;
+
 -- Several tablespaces at once: a row per tablespace and test, and a total.
 SET allow_in_place_tablespaces = true;
 CREATE TABLESPACE regress_bs_ts LOCATION '';

@@ -18,8 +18,28 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 
 PG_MODULE_MAGIC;
+
+/* GUC benchstore.track_latency: time each I/O operation of the I/O tests. */
+bool		bs_track_latency = true;
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	DefineCustomBoolVariable("benchstore.track_latency",
+							 "Times each operation of the tablespace I/O tests for the latency columns.",
+							 "Off leaves the latency columns NULL and takes no clock reading per operation.",
+							 &bs_track_latency,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+	MarkGUCPrefixReserved("benchstore");
+}
 
 /*
  * Raise an error when argument argno of the current call is NULL.

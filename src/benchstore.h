@@ -19,6 +19,9 @@
 /* MB means 2^20 bytes throughout, as pg_size_pretty does. */
 #define BS_BYTES_PER_MB		((double) (1024 * 1024))
 
+/* benchstore.c: settings */
+extern bool bs_track_latency;
+
 /* benchstore.c: arguments, units, names */
 extern void bs_require_arg(FunctionCallInfo fcinfo, int argno,
 						   const char *argname);

@@ -96,6 +96,11 @@
 	((uint64) (t).tv_sec * UINT64CONST(1000000000) + (uint64) (t).tv_nsec)
 #endif
 
+/* PG15 has MarkGUCPrefixReserved; keep the name where it is missing. */
+#if PG_VERSION_NUM < 150000
+#define MarkGUCPrefixReserved(x) EmitWarningsOnPlaceholders(x)
+#endif
+
 /* 15.0 shipped SetSingleFuncCall; 15.1 renamed it InitMaterializedSRF. */
 #if PG_VERSION_NUM < 150001
 #define InitMaterializedSRF(fcinfo, flags) SetSingleFuncCall((fcinfo), (flags))

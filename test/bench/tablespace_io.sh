@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Benchmark: bench_tablespace_io against fio and pg_test_fsync, side by side
+# in one run on a throwaway cluster.  Not a test: it prints figures and
+# ratios.
+#
+#   bash test/bench/tablespace_io.sh [size] [rounds]     default 256MB per stream, 3 rounds
+#
+# For block sizes 8kB and 1MB and for 1 and 2 streams, each round runs
+# seqwrite, seqread, randread and randwrite through bench_tablespace_io
+# (direct I/O) and the same workload through fio with identical
+# parameters, on the same filesystem (the cluster's data directory):
+#   fio --direct=1 --ioengine=psync --bs=B --size=S --numjobs=N --group_reporting
+#       --rw=write|read|randread|randwrite --fallocate=none
+#       [--end_fsync=1 for the writes, as bench_tablespace_io syncs inside the time]
+#       [--runtime=D for the random tests, as its duration cap]
+# Which tool goes first alternates by round; the ratio (benchstore / fio,
+# MB/s) is taken per round and its median printed.  Then:
+#   sync      bench_tablespace_io(tests => '{sync}', block_size => '8kB', direct => false)
+#             against pg_test_fsync's "fdatasync" row (one 8 kB write per sync)
+#   timing    8 kB random reads with benchstore.track_latency on and off: the
+#             cost of timing each operation
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. test/lib.sh
+
+size=${1:-256MB}
+rounds=${2:-3}
+duration=5s
+
+bs_install_deps fio jq
+bs_build_install
+bs_start_cluster
+bs_psql -q -c 'CREATE EXTENSION benchstore'
+bs_psql -q <<'SQL'
+CREATE TABLE sample (what text, bs text, streams integer, round integer, tool text,
+                     mb_per_s float8, iops float8);
+SQL
+
+datadir=$(bs_psql -Atc "SHOW data_directory")
+fiodir="$datadir/fio_bench"
+mkdir -p "$fiodir"
+fsyncdir="$datadir/fsync_bench"
+mkdir -p "$fsyncdir"
+[ "$(id -u)" -eq 0 ] && chown postgres: "$fsyncdir"
+size_bytes=$(bs_psql -Atc "SELECT pg_size_bytes('$size')")
+
+run_benchstore() {    # bs streams round
+    bs_psql -Atq -c "INSERT INTO sample
+        SELECT test, '$1', $2, $3, 'benchstore', mb_per_s, iops
+        FROM bench_tablespace_io(size => '$size', block_size => '$1', streams => $2,
+             tests => '{seqwrite,seqread,randread,randwrite}', direct => true,
+             duration => '$duration')"
+}
+
+run_fio() {           # bs streams round
+    local rw test extra out
+    rm -f "$fiodir"/*
+    for rw in write read randread randwrite; do
+        case $rw in
+            write) test=seqwrite; extra="--end_fsync=1" ;;
+            read) test=seqread; extra="" ;;
+            randread) test=randread; extra="--runtime=$duration" ;;
+            randwrite) test=randwrite; extra="--end_fsync=1 --runtime=$duration" ;;
+        esac
+        out=$(fio --name=bench --directory="$fiodir" --rw=$rw --bs="$1" \
+              --size="$size_bytes" --numjobs="$2" --direct=1 --ioengine=psync \
+              --fallocate=none --group_reporting --output-format=json $extra 2>/dev/null)
+        read -r bw iops < <(echo "$out" | jq -r --arg k "${rw#rand}" \
+            '.jobs[0][$k] | "\(.bw_bytes) \(.iops)"')
+        bs_psql -Atq -c "INSERT INTO sample VALUES ('$test', '$1', $2, $3, 'fio',
+                         $bw / 1048576.0, $iops)"
+    done
+    rm -f "$fiodir"/*
+}
+
+for bsz in 8kB 1MB; do
+    fbs=${bsz/kB/k}; fbs=${fbs/MB/M}
+    for streams in 1 2; do
+        bs_log "block size $bsz, $streams stream(s), $rounds rounds of $size per stream"
+        for r in $(seq 1 "$rounds"); do
+            if [ $((r % 2)) -eq 1 ]; then
+                run_benchstore "$bsz" "$streams" "$r"
+                run_fio "$fbs" "$streams" "$r"
+            else
+                run_fio "$fbs" "$streams" "$r"
+                run_benchstore "$bsz" "$streams" "$r"
+            fi
+            # fio named the block size 8k/1M: store it as benchstore does
+            bs_psql -Atq -c "UPDATE sample SET bs = '$bsz' WHERE bs = '$fbs'"
+        done
+    done
+done
+
+bs_log "sync rate: bench_tablespace_io against pg_test_fsync ($rounds rounds)"
+for r in $(seq 1 "$rounds"); do
+    ops=$(bs_as_pg "$PG_BIN/pg_test_fsync" -f "$fsyncdir/pg_test_fsync.out" -s 5 2>/dev/null |
+          awk '/one 8kB write/ {s=1} s && $1 == "fdatasync" {print $2; exit}')
+    bs_psql -Atq -c "INSERT INTO sample VALUES ('sync', '8kB', 1, $r, 'pg_test_fsync', NULL, $ops)"
+    bs_psql -Atq -c "INSERT INTO sample
+        SELECT 'sync', '8kB', 1, $r, 'benchstore', mb_per_s, iops
+        FROM bench_tablespace_io(size => '$size', block_size => '8kB', tests => '{sync}',
+             direct => false, duration => '$duration')"
+done
+
+bs_log "cost of timing each operation: 8 kB random reads, latency tracking on and off"
+for r in $(seq 1 "$rounds"); do
+    for t in on off; do
+        bs_psql -Atq -c "SET benchstore.track_latency = $t" -c "INSERT INTO sample
+            SELECT 'timing', '8kB', 1, $r, 'track_latency=$t', mb_per_s, iops
+            FROM bench_tablespace_io(size => '$size', block_size => '8kB', tests => '{randread}',
+                 duration => '$duration')"
+    done
+done
+
+bs_log "results (median over rounds; ratio = benchstore / reference, per round)"
+bs_psql -q <<'SQL'
+\pset footer off
+SELECT format('PostgreSQL %s, wal_sync_method %s, fsync %s', current_setting('server_version'),
+              current_setting('wal_sync_method'), current_setting('fsync')) AS setup;
+WITH pair AS (
+    SELECT b.what, b.bs, b.streams, b.round, r.tool AS reference,
+           b.mb_per_s AS b_mb, r.mb_per_s AS r_mb, b.iops AS b_iops, r.iops AS r_iops,
+           CASE WHEN b.what IN ('sync', 'timing') THEN b.iops / r.iops
+                ELSE b.mb_per_s / r.mb_per_s END AS ratio
+    FROM sample b
+    JOIN sample r ON r.what = b.what AND r.bs = b.bs AND r.streams = b.streams
+                 AND r.round = b.round
+                 AND r.tool IN ('fio', 'pg_test_fsync', 'track_latency=off')
+    WHERE b.tool IN ('benchstore', 'track_latency=on')
+)
+SELECT what AS test, bs AS block_size, streams, min(reference) AS reference,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b_mb)::numeric, 1) AS benchstore_mb_s,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r_mb)::numeric, 1) AS reference_mb_s,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b_iops)::numeric, 0) AS benchstore_iops,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r_iops)::numeric, 0) AS reference_iops,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ratio)::numeric, 3) AS ratio,
+       string_agg(round(ratio::numeric, 2)::text, ' ' ORDER BY round) AS ratio_per_round
+FROM pair
+GROUP BY what, bs, streams
+ORDER BY array_position(ARRAY['seqwrite', 'seqread', 'randread', 'randwrite', 'sync', 'timing'], what),
+         pg_size_bytes(bs), streams;
+SQL
