@@ -20,3 +20,8 @@ SELECT * FROM bench_seqscan('lineitem_orderkey', 'raw', 'cold');
 
 -- How much of the table the OS page cache holds now.
 SELECT * FROM bench_cache_status('lineitem');
+
+-- The storage under the tablespace: dd's write-then-read, random reads and
+-- the sync rate (one 8 kB write and fdatasync per commit), O_DIRECT.
+SELECT * FROM bench_tablespace_io(size => '128MB', tests => '{seqwrite,seqread,randread,sync}',
+                                  duration => '2s');
