@@ -21,7 +21,7 @@ SELECT tablespace, test, block_size, streams, direct, bytes, io_ok(r) AS ok
 FROM bench_tablespace_io(size => '4MB', direct => false) r;
 
 -- Every test, in the order given (repeats allowed), at 64 kB.
-SELECT test, block_size, bytes <= 2 * 1048576 AS within_size, bytes > 0 AS did_io,
+SELECT test, block_size, direct, bytes <= 2 * 1048576 AS within_size, bytes > 0 AS did_io,
 	   bytes % 65536 = 0 AS whole_blocks, io_ok(r) AS ok
 FROM bench_tablespace_io(size => '2MB', block_size => '64kB',
 						 tests => '{randwrite,seqread,sync,seqwrite,randread,seqread}',
@@ -86,6 +86,10 @@ SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(streams => 0)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(streams => 65)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(duration => '0s')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(duration => '-1s')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(duration => '8 days')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(duration => '10000000 years')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '2PB')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '9223372036317904896', streams => 2)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespaces_io('{}')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespaces_io(NULL)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespaces_io('{pg_default,NULL}')$$);
@@ -94,8 +98,11 @@ SELECT * FROM expect_error($$SELECT * FROM bench_tablespaces_io('{pg_default,reg
 
 -- Limits, refused before anything is written.
 SELECT err_code, message, hint FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1PB')$$);
-SET temp_file_limit = '1MB';
-SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '2MB', direct => false)$$);
+SET temp_file_limit = '3MB';
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '4MB', direct => false)$$);
+-- The limit bounds the whole run, all streams together.
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '2MB', streams => 2, direct => false)$$);
+SELECT test, bytes FROM bench_tablespace_io(size => '1MB', streams => 2, tests => '{seqwrite}', direct => false);
 RESET temp_file_limit;
 
 -- Privileges: superuser, or pg_write_server_files with CREATE on the

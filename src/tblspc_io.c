@@ -73,12 +73,15 @@ PGDLLEXPORT void bench_tblspc_io_worker(dsm_segment *seg, shm_toc *toc);
 
 #define BS_IO_CHUNK			(1024 * 1024)	/* largest single read or write */
 #define BS_IO_ALIGN			4096	/* buffer alignment for O_DIRECT */
+#define BS_WRITEBACK_BYTES	(8 * 1024 * 1024)	/* start writeback this often */
 #define BS_MIN_BLOCK		512
 #define BS_MAX_BLOCK		(16 * 1024 * 1024)
 #define BS_MAX_STREAMS		64
 #define BS_MAX_TESTS		32
 #define BS_MAX_TABLESPACES	BS_MAX_STREAMS
 #define BS_RESERVE_MIN		((uint64) 1024 * 1024 * 1024)	/* free-space reserve */
+#define BS_MAX_SIZE			(UINT64CONST(1) << 50)	/* 1 PB per stream */
+#define BS_MAX_DURATION_US	(INT64CONST(7) * USECS_PER_DAY)
 #define BS_SHM_KEY			UINT64CONST(0xB5E4C45010000001)
 
 typedef enum BsIoTest
@@ -115,6 +118,7 @@ typedef struct BsIoShared
 	bool		direct;
 	int64		duration_us;
 	bool		track_latency;	/* benchstore.track_latency of the caller */
+	bool		sync_direct;	/* O_DIRECT in the sync test (see sync_test_fd) */
 	int			ntablespaces;
 	Oid			tablespaces[BS_MAX_TABLESPACES];
 
@@ -210,6 +214,10 @@ parse_io_args(FunctionCallInfo fcinfo, BsIoArgs *args)
 	Interval   *duration;
 
 	args->size = parse_size_arg(fcinfo, 1, "size");
+	if (args->size > BS_MAX_SIZE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("size must be at most 1PB per stream")));
 	args->block_size = (uint32) Min(parse_size_arg(fcinfo, 2, "block_size"),
 									(uint64) PG_INT32_MAX);
 	if (args->block_size < BS_MIN_BLOCK || args->block_size > BS_MAX_BLOCK ||
@@ -268,12 +276,22 @@ parse_io_args(FunctionCallInfo fcinfo, BsIoArgs *args)
 
 	bs_require_arg(fcinfo, 6, "duration");
 	duration = PG_GETARG_INTERVAL_P(6);
-	args->duration_us = duration->time +
-		((int64) duration->day + (int64) duration->month * DAYS_PER_MONTH) * USECS_PER_DAY;
-	if (args->duration_us <= 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("duration must be positive")));
+	{
+		/* in floating point first: a large interval must not wrap around */
+		double		us = (double) duration->time +
+			((double) duration->day + (double) duration->month * DAYS_PER_MONTH) *
+			(double) USECS_PER_DAY;
+
+		if (us <= 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("duration must be positive")));
+		if (us > (double) BS_MAX_DURATION_US)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("duration must be at most 7 days")));
+		args->duration_us = (int64) us;
+	}
 }
 
 /*
@@ -311,42 +329,75 @@ tablespace_dir(Oid spc)
 }
 
 /*
- * Refuse up front a run that would not fit: in the filesystem's free space
- * less a reserve (1 GB or 5 % of the filesystem, whichever is larger), or
- * in temp_file_limit (which is per process, and so per stream).
+ * Refuse up front a run that would not fit: in the free space of each
+ * filesystem less a reserve (1 GB or 5 % of the filesystem, whichever is
+ * larger), counting together the tablespaces that share a filesystem; or in
+ * temp_file_limit, applied to the whole run (each stream is a process with
+ * a limit of its own, but the limit is the DBA's bound on one query).
  */
 static void
-check_io_limits(Oid spc, uint64 size, int streams)
+check_io_limits(const BsIoArgs *args)
 {
-	char	   *dir = tablespace_dir(spc);
-	struct statvfs sv;
-	uint64		need = size * (uint64) streams;
-	uint64		avail;
-	uint64		reserve;
+	struct
+	{
+		unsigned long fsid;
+		uint64		need;
+		uint64		avail;
+		uint64		reserve;
+		Oid			spc;		/* one of its tablespaces, for the message */
+	}			fs[BS_MAX_TABLESPACES];
+	int			nfs = 0;
+	uint64		per_tablespace = args->size * (uint64) args->streams;
+	uint64		total = per_tablespace * (uint64) args->ntablespaces;
 
-	if (temp_file_limit >= 0 && size > (uint64) temp_file_limit * 1024)
+	if (temp_file_limit >= 0 && total > (uint64) temp_file_limit * 1024)
 		ereport(ERROR,
 				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-				 errmsg("size exceeds temp_file_limit (%dkB)", temp_file_limit),
-				 errhint("Pass a smaller size, or raise temp_file_limit.")));
+				 errmsg("the run's files would exceed temp_file_limit (%dkB)",
+						temp_file_limit),
+				 errdetail("All streams together write %llu kB.",
+						   (unsigned long long) (total / 1024)),
+				 errhint("Pass a smaller size or fewer streams, or raise temp_file_limit.")));
 
-	if (statvfs(dir, &sv) != 0)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not read free space of directory \"%s\": %m", dir)));
-	avail = (uint64) sv.f_bavail * sv.f_frsize;
-	reserve = Max(BS_RESERVE_MIN, (uint64) sv.f_blocks * sv.f_frsize / 20);
-	if (need + reserve > avail)
-		ereport(ERROR,
-				(errcode(ERRCODE_DISK_FULL),
-				 errmsg("not enough free space in tablespace \"%s\" for the benchmark",
-						get_tablespace_name(spc)),
-				 errdetail("The run writes %llu MB; the filesystem has %llu MB free, and %llu MB of it is kept in reserve.",
-						   (unsigned long long) (need >> 20),
-						   (unsigned long long) (avail >> 20),
-						   (unsigned long long) (reserve >> 20)),
-				 errhint("Pass a smaller size or fewer streams.")));
-	pfree(dir);
+	for (int i = 0; i < args->ntablespaces; i++)
+	{
+		char	   *dir = tablespace_dir(args->tablespaces[i]);
+		struct statvfs sv;
+		int			f;
+
+		if (statvfs(dir, &sv) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not read free space of directory \"%s\": %m", dir)));
+		for (f = 0; f < nfs; f++)
+			if (fs[f].fsid == sv.f_fsid)
+				break;
+		if (f == nfs)
+		{
+			fs[f].fsid = sv.f_fsid;
+			fs[f].need = 0;
+			fs[f].avail = (uint64) sv.f_bavail * sv.f_frsize;
+			fs[f].reserve = Max(BS_RESERVE_MIN, (uint64) sv.f_blocks * sv.f_frsize / 20);
+			fs[f].spc = args->tablespaces[i];
+			nfs++;
+		}
+		fs[f].need += per_tablespace;
+		pfree(dir);
+	}
+
+	for (int f = 0; f < nfs; f++)
+	{
+		if (fs[f].need > fs[f].avail || fs[f].avail - fs[f].need < fs[f].reserve)
+			ereport(ERROR,
+					(errcode(ERRCODE_DISK_FULL),
+					 errmsg("not enough free space in tablespace \"%s\" for the benchmark",
+							get_tablespace_name(fs[f].spc)),
+					 errdetail("The run writes %llu MB on its filesystem, which has %llu MB free, of which %llu MB is kept in reserve.",
+							   (unsigned long long) (fs[f].need >> 20),
+							   (unsigned long long) (fs[f].avail >> 20),
+							   (unsigned long long) (fs[f].reserve >> 20)),
+					 errhint("Pass a smaller size or fewer streams.")));
+	}
 }
 
 /* ----------------------------------------------------------------
@@ -364,6 +415,8 @@ typedef struct BsStream
 	int			fd;				/* the I/O descriptor */
 	int			sync_fd;		/* for open_sync / open_datasync, or -1 */
 	char	   *buffer;			/* BS_IO_CHUNK bytes, aligned */
+	off_t		unflushed_start;	/* buffered writes not yet sent to storage */
+	off_t		unflushed_len;
 	uint64		filled;			/* bytes of the file written so far */
 	pg_prng_state prng;
 } BsStream;
@@ -401,9 +454,12 @@ stream_open_file(BsStream *st)
 	if (strncmp(st->path, expected_dir, strlen(expected_dir)) != 0 ||
 		st->path[strlen(expected_dir)] != '/')
 		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("temporary file \"%s\" was not created in tablespace \"%s\"",
-						st->path, get_tablespace_name(st->tablespace))));
+						st->path, get_tablespace_name(st->tablespace)),
+				 errdetail("PostgreSQL could not create it in \"%s\" and used another tablespace.",
+						   expected_dir),
+				 errhint("Check that the directory exists or can be created, and that the server may write there.")));
 
 	flags = O_RDWR | PG_BINARY;
 	if (st->shared->direct)
@@ -425,19 +481,34 @@ stream_open_file(BsStream *st)
 	st->sync_fd = -1;
 }
 
+typedef enum BsIoOp
+{
+	BS_OP_READ,
+	BS_OP_WRITE,
+	BS_OP_OPEN
+} BsIoOp;
+
 static void
-raise_io_error(BsStream *st, const char *what)
+raise_io_error(BsStream *st, BsIoOp op)
 {
 	if (errno == EINVAL && st->shared->direct)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("could not %s file \"%s\" with direct I/O: %m", what, st->path),
+				 op == BS_OP_READ ?
+				 errmsg("could not read file \"%s\" with direct I/O: %m", st->path) :
+				 op == BS_OP_WRITE ?
+				 errmsg("could not write file \"%s\" with direct I/O: %m", st->path) :
+				 errmsg("could not open file \"%s\" with direct I/O: %m", st->path),
 				 errdetail("The block size (%u bytes) may be smaller than the device's logical block.",
 						   st->shared->block_size),
 				 errhint("Use a larger block_size, or direct => false.")));
 	ereport(ERROR,
 			(errcode_for_file_access(),
-			 errmsg("could not %s file \"%s\": %m", what, st->path)));
+			 op == BS_OP_READ ?
+			 errmsg("could not read file \"%s\": %m", st->path) :
+			 op == BS_OP_WRITE ?
+			 errmsg("could not write file \"%s\": %m", st->path) :
+			 errmsg("could not open file \"%s\": %m", st->path)));
 }
 
 /* Fresh random bytes at the start of every 4 kB of the chunk. */
@@ -484,15 +555,37 @@ block_io(BsStream *st, bool write, off_t offset, int fd)
 		{
 			if (errno == EINTR)
 				continue;
-			raise_io_error(st, write ? "write" : "read");
+			raise_io_error(st, write ? BS_OP_WRITE : BS_OP_READ);
 		}
 		if (done == 0)
 		{
 			errno = 0;
 			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
+					(errcode(ERRCODE_INTERNAL_ERROR),
 					 errmsg("unexpected end of file \"%s\" at offset %lld",
 							st->path, (long long) offset)));
+		}
+		/*
+		 * Buffered writes: start writeback of every 8 MB at once, as the
+		 * checkpointer does, so that the final fsync stays short and a
+		 * cancel is served within a second whatever the size.
+		 */
+		if (write && !st->shared->direct && fd == st->fd)
+		{
+			if (st->unflushed_len == 0 ||
+				offset != st->unflushed_start + st->unflushed_len)
+			{
+				if (st->unflushed_len > 0)
+					pg_flush_data(fd, st->unflushed_start, st->unflushed_len);
+				st->unflushed_start = offset;
+				st->unflushed_len = 0;
+			}
+			st->unflushed_len += done;
+			if (st->unflushed_len >= BS_WRITEBACK_BYTES)
+			{
+				pg_flush_data(fd, st->unflushed_start, st->unflushed_len);
+				st->unflushed_len = 0;
+			}
 		}
 		offset += done;
 		left -= done;
@@ -538,34 +631,40 @@ stream_evict(BsStream *st)
 #endif
 }
 
-/* The descriptor the sync test writes through, per wal_sync_method. */
+/*
+ * The descriptor the sync test writes through, opened as the server opens
+ * WAL for its wal_sync_method (xlog.c's get_sync_bit): O_SYNC or O_DSYNC for
+ * the open_* methods, with O_DIRECT only for those and only when no WAL
+ * needs to be read back (wal_level minimal); plain for fsync and fdatasync,
+ * which are called after each write.
+ */
 static int
 sync_test_fd(BsStream *st)
 {
 	int			flags = O_RDWR | PG_BINARY;
 
-	if (st->shared->direct)
-		flags |= PG_O_DIRECT;
-	switch (BS_WAL_SYNC_METHOD)
-	{
-		case BS_SYNC_METHOD_OPEN:
-			flags |= O_SYNC;
-			break;
+	if (st->sync_fd >= 0)
+		return st->sync_fd;
+	if (BS_WAL_SYNC_METHOD == BS_SYNC_METHOD_OPEN)
+		flags |= O_SYNC;
 #ifdef O_DSYNC
-		case BS_SYNC_METHOD_OPEN_DSYNC:
-			flags |= O_DSYNC;
-			break;
+	else if (BS_WAL_SYNC_METHOD == BS_SYNC_METHOD_OPEN_DSYNC)
+		flags |= O_DSYNC;
 #endif
-		default:
-			return st->fd;
-	}
+	if (st->shared->sync_direct)
+		flags |= PG_O_DIRECT;
+	st->sync_fd = OpenTransientFile(st->path, flags);
 	if (st->sync_fd < 0)
-	{
-		st->sync_fd = OpenTransientFile(st->path, flags);
-		if (st->sync_fd < 0)
-			raise_io_error(st, "open");
-	}
+		raise_io_error(st, BS_OP_OPEN);
 	return st->sync_fd;
+}
+
+/* Whether the sync test calls fsync or fdatasync after each write. */
+static inline bool
+sync_test_calls_sync(void)
+{
+	return BS_WAL_SYNC_METHOD != BS_SYNC_METHOD_OPEN &&
+		BS_WAL_SYNC_METHOD != BS_SYNC_METHOD_OPEN_DSYNC;
 }
 
 /* Run one test in this stream, recording into its slot. */
@@ -622,7 +721,7 @@ stream_run_test(BsStream *st, BsIoTest test)
 		}
 
 		block_io(st, write, offset, fd);
-		if (test == BS_TEST_SYNC && fd == st->fd)
+		if (test == BS_TEST_SYNC && sync_test_calls_sync())
 			sync_file(st, fd, BS_WAL_SYNC_METHOD == BS_SYNC_METHOD_FDATASYNC);
 		ops++;
 
@@ -633,7 +732,7 @@ stream_run_test(BsStream *st, BsIoTest test)
 			bs_hist_add(&slot->hist, ns);
 			before = after;
 		}
-		else if (timed_cap && (ops % 64) == 0)
+		else if (timed_cap)
 			INSTR_TIME_SET_CURRENT(after);	/* only to check the deadline */
 		else
 			continue;
@@ -739,6 +838,7 @@ bench_tblspc_io_worker(dsm_segment *seg, shm_toc *toc)
 	while (pg_atomic_read_u32(&sh->ready) == 0)
 		ConditionVariableSleep(&sh->ready_cv, PG_WAIT_EXTENSION);
 	ConditionVariableCancelSleep();
+	pg_read_barrier();			/* nstreams and the barrier were set before */
 
 	if (ParallelWorkerNumber + 1 < sh->nstreams)
 		run_stream(sh, ParallelWorkerNumber + 1, NULL, NULL);
@@ -785,7 +885,7 @@ totals_add(BsIoTotals *t, const BsStreamSlot *slot)
 
 static void
 put_row(ReturnSetInfo *rsinfo, const char *tablespace, BsIoTest test,
-		const BsIoArgs *args, const BsIoTotals *t)
+		const BsIoArgs *args, bool sync_direct, const BsIoTotals *t)
 {
 	Datum		values[BS_IO_NCOLS];
 	bool		nulls[BS_IO_NCOLS];
@@ -797,7 +897,7 @@ put_row(ReturnSetInfo *rsinfo, const char *tablespace, BsIoTest test,
 	values[COL_TEST] = CStringGetTextDatum(io_tests[test]);
 	values[COL_BLOCK_SIZE] = CStringGetTextDatum(block_size_text(args->block_size));
 	values[COL_STREAMS] = Int32GetDatum(t->streams);
-	values[COL_DIRECT] = BoolGetDatum(args->direct);
+	values[COL_DIRECT] = BoolGetDatum(test == BS_TEST_SYNC ? sync_direct : args->direct);
 	values[COL_BYTES] = Int64GetDatum((int64) t->bytes);
 	values[COL_ELAPSED_MS] = Float8GetDatum(bs_round(elapsed_ms, 3));
 	values[COL_MB_PER_S] = Float8GetDatum(bs_round(bs_per_second(t->bytes / BS_BYTES_PER_MB,
@@ -852,9 +952,10 @@ gather_rows(BsIoShared *sh, BsIoTest test, void *arg)
 	}
 	for (int i = 0; i < nspc; i++)
 		put_row(g->rsinfo, get_tablespace_name(sh->tablespaces[i]), test,
-				g->args, &g->totals[i]);
+				g->args, sh->sync_direct, &g->totals[i]);
 	if (g->total_row)
-		put_row(g->rsinfo, "total", test, g->args, &g->totals[nspc]);
+		put_row(g->rsinfo, "total", test, g->args, sh->sync_direct,
+				&g->totals[nspc]);
 }
 
 /*
@@ -882,10 +983,8 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, bool total_rows)
 						   nspc, args->streams, planned)));
 
 	for (int i = 0; i < nspc; i++)
-	{
 		check_io_privileges(args->tablespaces[i]);
-		check_io_limits(args->tablespaces[i], args->size, args->streams);
-	}
+	check_io_limits(args);
 	/* Say so beside any sync figure: the server's own syncs do nothing. */
 	for (int t = 0; t < args->ntests && !enableFsync; t++)
 	{
@@ -930,6 +1029,9 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, bool total_rows)
 	sh->direct = args->direct;
 	sh->duration_us = args->duration_us;
 	sh->track_latency = bs_track_latency;
+	sh->sync_direct = enableFsync && !XLogIsNeeded() &&
+		(BS_WAL_SYNC_METHOD == BS_SYNC_METHOD_OPEN ||
+		 BS_WAL_SYNC_METHOD == BS_SYNC_METHOD_OPEN_DSYNC);
 	sh->ntablespaces = nspc;
 	memcpy(sh->tablespaces, args->tablespaces, sizeof(Oid) * nspc);
 	pg_atomic_init_u32(&sh->ready, 0);
@@ -1022,7 +1124,7 @@ bench_tablespaces_io(PG_FUNCTION_ARGS)
 	if (nelems > BS_MAX_TABLESPACES)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("at most %d tablespaces can be run in one call",
+				 errmsg("at most %d tablespaces can be benchmarked in one call",
 						BS_MAX_TABLESPACES)));
 	for (int i = 0; i < nelems; i++)
 	{

@@ -3,7 +3,12 @@
 # in one run on a throwaway cluster.  Not a test: it prints figures and
 # ratios.
 #
-#   bash test/bench/tablespace_io.sh [size] [rounds]     default 256MB per stream, 3 rounds
+#   bash test/bench/tablespace_io.sh [size] [rounds]     default 256MB per stream, 5 rounds
+#
+# size is per stream at 8 kB blocks; 1 MB blocks move 4 x size, so that
+# their runs last seconds too (on a disk this fast, 256 MB of 1 MB reads
+# take a fifth of a second, where one hiccup of the virtual disk decides
+# the figure).
 #
 # For block sizes 8kB and 1MB and for 1 and 2 streams, each round runs
 # seqwrite, seqread, randread and randwrite through bench_tablespace_io
@@ -24,7 +29,7 @@ cd "$(dirname "$0")/../.."
 . test/lib.sh
 
 size=${1:-256MB}
-rounds=${2:-3}
+rounds=${2:-5}
 duration=5s
 
 bs_install_deps fio jq
@@ -44,10 +49,13 @@ mkdir -p "$fsyncdir"
 [ "$(id -u)" -eq 0 ] && chown postgres: "$fsyncdir"
 size_bytes=$(bs_psql -Atc "SELECT pg_size_bytes('$size')")
 
+# bytes per stream for a block size
+size_for() { if [ "$1" = 1MB ] || [ "$1" = 1M ]; then echo $((size_bytes * 4)); else echo "$size_bytes"; fi; }
+
 run_benchstore() {    # bs streams round
     bs_psql -Atq -c "INSERT INTO sample
         SELECT test, '$1', $2, $3, 'benchstore', mb_per_s, iops
-        FROM bench_tablespace_io(size => '$size', block_size => '$1', streams => $2,
+        FROM bench_tablespace_io(size => '$(size_for "$1")', block_size => '$1', streams => $2,
              tests => '{seqwrite,seqread,randread,randwrite}', direct => true,
              duration => '$duration')"
 }
@@ -63,7 +71,7 @@ run_fio() {           # bs streams round
             randwrite) test=randwrite; extra="--end_fsync=1 --runtime=$duration" ;;
         esac
         out=$(fio --name=bench --directory="$fiodir" --rw=$rw --bs="$1" \
-              --size="$size_bytes" --numjobs="$2" --direct=1 --ioengine=psync \
+              --size="$(size_for "$1")" --numjobs="$2" --direct=1 --ioengine=psync \
               --fallocate=none --group_reporting --output-format=json $extra 2>/dev/null)
         read -r bw iops < <(echo "$out" | jq -r --arg k "${rw#rand}" \
             '.jobs[0][$k] | "\(.bw_bytes) \(.iops)"')
@@ -76,7 +84,7 @@ run_fio() {           # bs streams round
 for bsz in 8kB 1MB; do
     fbs=${bsz/kB/k}; fbs=${fbs/MB/M}
     for streams in 1 2; do
-        bs_log "block size $bsz, $streams stream(s), $rounds rounds of $size per stream"
+        bs_log "block size $bsz, $streams stream(s), $rounds rounds of $(( $(size_for "$bsz") >> 20 )) MB per stream"
         for r in $(seq 1 "$rounds"); do
             if [ $((r % 2)) -eq 1 ]; then
                 run_benchstore "$bsz" "$streams" "$r"
@@ -93,13 +101,13 @@ done
 
 bs_log "sync rate: bench_tablespace_io against pg_test_fsync ($rounds rounds)"
 for r in $(seq 1 "$rounds"); do
-    ops=$(bs_as_pg "$PG_BIN/pg_test_fsync" -f "$fsyncdir/pg_test_fsync.out" -s 5 2>/dev/null |
+    ops=$(bs_as_pg "$PG_BIN/pg_test_fsync" -f "$fsyncdir/pg_test_fsync.out" -s 3 2>/dev/null |
           awk '/one 8kB write/ {s=1} s && $1 == "fdatasync" {print $2; exit}')
     bs_psql -Atq -c "INSERT INTO sample VALUES ('sync', '8kB', 1, $r, 'pg_test_fsync', NULL, $ops)"
     bs_psql -Atq -c "INSERT INTO sample
         SELECT 'sync', '8kB', 1, $r, 'benchstore', mb_per_s, iops
         FROM bench_tablespace_io(size => '$size', block_size => '8kB', tests => '{sync}',
-             direct => false, duration => '$duration')"
+             direct => false, duration => '3s')"
 done
 
 bs_log "cost of timing each operation: 8 kB random reads, latency tracking on and off"

@@ -69,6 +69,14 @@ else
 {
 	is($ret, 0, "direct I/O on $fs");
 	like($out, qr/seqwrite\|4194304\nseqread\|4194304\nrandread\|\d+/, 'direct I/O rows');
+	# The sync test opens its file as the server opens WAL: O_DIRECT only
+	# for the open_* methods at wal_level minimal, so not here.
+	my $method = $node->safe_psql('postgres', 'SHOW wal_sync_method');
+	my $sync = $node->safe_psql('postgres', q{
+		SELECT string_agg(test || ':' || direct, ',') FROM bench_tablespace_io('io_ts',
+			size => '1MB', tests => '{seqwrite,sync}', duration => '100ms')});
+	is($sync, 'seqwrite:true,sync:false',
+		"sync test follows wal_sync_method ($method), not direct");
 }
 
 # A long run in two streams: its files are in io_ts's pgsql_tmp, not in
