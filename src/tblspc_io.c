@@ -419,6 +419,11 @@ typedef struct BsStream
 	off_t		unflushed_len;
 	uint64		filled;			/* bytes of the file written so far */
 	pg_prng_state prng;
+	/* random block order: a keyed permutation of the file's blocks */
+	uint64		perm_n;			/* blocks in the permutation */
+	int			perm_half_bits;
+	uint64		perm_keys[4];
+	uint64		perm_next;		/* next index to permute */
 } BsStream;
 
 /*
@@ -667,6 +672,68 @@ sync_test_calls_sync(void)
 		BS_WAL_SYNC_METHOD != BS_SYNC_METHOD_OPEN_DSYNC;
 }
 
+/*
+ * Random offsets visit every block once before any block again, as fio's
+ * random map does by default: rereading or rewriting a block a cache below
+ * has just seen would flatter the device.  The order is a four-round
+ * Feistel permutation of the smallest power-of-four domain covering the
+ * blocks, keyed at random for each pass, with values past the end skipped
+ * (cycle walking); it needs no memory whatever the file size.
+ */
+static inline uint64
+perm_round(uint64 half, uint64 key)
+{
+	uint64		h = half ^ key;
+
+	h ^= h >> 33;
+	h *= UINT64CONST(0xff51afd7ed558ccd);
+	h ^= h >> 33;
+	h *= UINT64CONST(0xc4ceb9fe1a85ec53);
+	h ^= h >> 33;
+	return h;
+}
+
+static void
+perm_start_pass(BsStream *st, uint64 nblocks)
+{
+	int			bits = 2;
+
+	while (bits < 62 && (UINT64CONST(1) << bits) < nblocks)
+		bits += 2;
+	st->perm_n = nblocks;
+	st->perm_half_bits = bits / 2;
+	for (int i = 0; i < 4; i++)
+		st->perm_keys[i] = pg_prng_uint64(&st->prng);
+	st->perm_next = 0;
+}
+
+static uint64
+perm_next_block(BsStream *st, uint64 nblocks)
+{
+	uint64		mask;
+	uint64		v;
+
+	if (st->perm_n != nblocks || st->perm_next >= nblocks)
+		perm_start_pass(st, nblocks);
+	mask = (UINT64CONST(1) << st->perm_half_bits) - 1;
+	v = st->perm_next++;
+	do
+	{
+		uint64		l = v >> st->perm_half_bits;
+		uint64		r = v & mask;
+
+		for (int i = 0; i < 4; i++)
+		{
+			uint64		t = r;
+
+			r = l ^ (perm_round(r, st->perm_keys[i]) & mask);
+			l = t;
+		}
+		v = (l << st->perm_half_bits) | r;
+	} while (v >= nblocks);
+	return v;
+}
+
 /* Run one test in this stream, recording into its slot. */
 static void
 stream_run_test(BsStream *st, BsIoTest test)
@@ -710,8 +777,7 @@ stream_run_test(BsStream *st, BsIoTest test)
 				break;
 			case BS_TEST_RANDREAD:
 			case BS_TEST_RANDWRITE:
-				offset = (off_t) pg_prng_uint64_range(&st->prng, 0, nblocks_file - 1) *
-					sh->block_size;
+				offset = (off_t) perm_next_block(st, nblocks_file) * sh->block_size;
 				write = (test == BS_TEST_RANDWRITE);
 				break;
 			default:			/* BS_TEST_SYNC */
