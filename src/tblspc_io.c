@@ -415,8 +415,7 @@ typedef struct BsStream
 	int			fd;				/* the I/O descriptor */
 	int			sync_fd;		/* for open_sync / open_datasync, or -1 */
 	char	   *buffer;			/* BS_IO_CHUNK bytes, aligned */
-	off_t		unflushed_start;	/* buffered writes not yet sent to storage */
-	off_t		unflushed_len;
+	uint64		unflushed;		/* bytes written since writeback was started */
 	uint64		filled;			/* bytes of the file written so far */
 	pg_prng_state prng;
 	/* random block order: a keyed permutation of the file's blocks */
@@ -571,25 +570,18 @@ block_io(BsStream *st, bool write, off_t offset, int fd)
 							st->path, (long long) offset)));
 		}
 		/*
-		 * Buffered writes: start writeback of every 8 MB at once, as the
-		 * checkpointer does, so that the final fsync stays short and a
-		 * cancel is served within a second whatever the size.
+		 * Buffered writes: every 8 MB written, start writeback of the file
+		 * (sync_file_range, as the checkpointer does) without waiting, so
+		 * that the final fsync stays short and a cancel is served within a
+		 * second whatever the size.
 		 */
 		if (write && !st->shared->direct && fd == st->fd)
 		{
-			if (st->unflushed_len == 0 ||
-				offset != st->unflushed_start + st->unflushed_len)
+			st->unflushed += done;
+			if (st->unflushed >= BS_WRITEBACK_BYTES)
 			{
-				if (st->unflushed_len > 0)
-					pg_flush_data(fd, st->unflushed_start, st->unflushed_len);
-				st->unflushed_start = offset;
-				st->unflushed_len = 0;
-			}
-			st->unflushed_len += done;
-			if (st->unflushed_len >= BS_WRITEBACK_BYTES)
-			{
-				pg_flush_data(fd, st->unflushed_start, st->unflushed_len);
-				st->unflushed_len = 0;
+				pg_flush_data(fd, 0, 0);
+				st->unflushed = 0;
 			}
 		}
 		offset += done;

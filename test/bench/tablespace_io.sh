@@ -24,6 +24,12 @@
 #             against pg_test_fsync's "fdatasync" row (one 8 kB write per sync)
 #   timing    8 kB random reads with benchstore.track_latency on and off: the
 #             cost of timing each operation
+#   tmpfs     where /dev/shm is tmpfs, the four tests at 8 kB, one stream,
+#             buffered (tmpfs refuses O_DIRECT), through both tools on a
+#             tablespace there: with no device in the way this compares the
+#             tools' own cost per operation, free of the disk's noise
+#
+# BENCH_SECTIONS (default "disk sync timing tmpfs") picks the sections.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . test/lib.sh
@@ -31,6 +37,8 @@ cd "$(dirname "$0")/../.."
 size=${1:-256MB}
 rounds=${2:-5}
 duration=5s
+sections=${BENCH_SECTIONS:-disk sync timing tmpfs}
+want() { case " $sections " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 bs_install_deps fio jq
 bs_build_install
@@ -38,7 +46,7 @@ bs_start_cluster
 bs_psql -q -c 'CREATE EXTENSION benchstore'
 bs_psql -q <<'SQL'
 CREATE TABLE sample (what text, bs text, streams integer, round integer, tool text,
-                     mb_per_s float8, iops float8);
+                     mb_per_s float8, iops float8, medium text DEFAULT 'disk');
 SQL
 
 datadir=$(bs_psql -Atc "SHOW data_directory")
@@ -52,17 +60,20 @@ size_bytes=$(bs_psql -Atc "SELECT pg_size_bytes('$size')")
 # bytes per stream for a block size
 size_for() { if [ "$1" = 1MB ] || [ "$1" = 1M ]; then echo $((size_bytes * 4)); else echo "$size_bytes"; fi; }
 
+# where the runs go: tablespace and fio directory, direct I/O, label
+tblspc=pg_default; iodir="$fiodir"; direct=true; medium=disk
+
 run_benchstore() {    # bs streams round
     bs_psql -Atq -c "INSERT INTO sample
-        SELECT test, '$1', $2, $3, 'benchstore', mb_per_s, iops
-        FROM bench_tablespace_io(size => '$(size_for "$1")', block_size => '$1', streams => $2,
-             tests => '{seqwrite,seqread,randread,randwrite}', direct => true,
-             duration => '$duration')"
+        SELECT test, '$1', $2, $3, 'benchstore', mb_per_s, iops, '$medium'
+        FROM bench_tablespace_io('$tblspc', size => '$(size_for "$1")', block_size => '$1',
+             streams => $2, tests => '{seqwrite,seqread,randread,randwrite}',
+             direct => $direct, duration => '$duration')"
 }
 
 run_fio() {           # bs streams round
     local rw test extra out
-    rm -f "$fiodir"/*
+    rm -f "$iodir"/*
     for rw in write read randread randwrite; do
         case $rw in
             write) test=seqwrite; extra="--end_fsync=1" ;;
@@ -70,18 +81,19 @@ run_fio() {           # bs streams round
             randread) test=randread; extra="--runtime=$duration" ;;
             randwrite) test=randwrite; extra="--end_fsync=1 --runtime=$duration" ;;
         esac
-        out=$(fio --name=bench --directory="$fiodir" --rw=$rw --bs="$1" \
-              --size="$(size_for "$1")" --numjobs="$2" --direct=1 --ioengine=psync \
+        out=$(fio --name=bench --directory="$iodir" --rw=$rw --bs="$1" \
+              --size="$(size_for "$1")" --numjobs="$2" --direct=$([ "$direct" = true ] && echo 1 || echo 0) \
+              --ioengine=psync \
               --fallocate=none --group_reporting --output-format=json $extra 2>/dev/null)
         read -r bw iops < <(echo "$out" | jq -r --arg k "${rw#rand}" \
             '.jobs[0][$k] | "\(.bw_bytes) \(.iops)"')
         bs_psql -Atq -c "INSERT INTO sample VALUES ('$test', '$1', $2, $3, 'fio',
-                         $bw / 1048576.0, $iops)"
+                         $bw / 1048576.0, $iops, '$medium')"
     done
-    rm -f "$fiodir"/*
+    rm -f "$iodir"/*
 }
 
-for bsz in 8kB 1MB; do
+want disk && for bsz in 8kB 1MB; do
     fbs=${bsz/kB/k}; fbs=${fbs/MB/M}
     for streams in 1 2; do
         bs_log "block size $bsz, $streams stream(s), $rounds rounds of $(( $(size_for "$bsz") >> 20 )) MB per stream"
@@ -99,8 +111,8 @@ for bsz in 8kB 1MB; do
     done
 done
 
-bs_log "sync rate: bench_tablespace_io against pg_test_fsync ($rounds rounds)"
-for r in $(seq 1 "$rounds"); do
+want sync && bs_log "sync rate: bench_tablespace_io against pg_test_fsync ($rounds rounds)"
+want sync && for r in $(seq 1 "$rounds"); do
     ops=$(bs_as_pg "$PG_BIN/pg_test_fsync" -f "$fsyncdir/pg_test_fsync.out" -s 3 2>/dev/null |
           awk '/one 8kB write/ {s=1} s && $1 == "fdatasync" {print $2; exit}')
     bs_psql -Atq -c "INSERT INTO sample VALUES ('sync', '8kB', 1, $r, 'pg_test_fsync', NULL, $ops)"
@@ -110,8 +122,8 @@ for r in $(seq 1 "$rounds"); do
              direct => false, duration => '3s')"
 done
 
-bs_log "cost of timing each operation: 8 kB random reads, latency tracking on and off"
-for r in $(seq 1 "$rounds"); do
+want timing && bs_log "cost of timing each operation: 8 kB random reads, latency tracking on and off"
+want timing && for r in $(seq 1 "$rounds"); do
     for t in on off; do
         bs_psql -Atq -c "SET benchstore.track_latency = $t" -c "INSERT INTO sample
             SELECT 'timing', '8kB', 1, $r, 'track_latency=$t', mb_per_s, iops
@@ -120,23 +132,43 @@ for r in $(seq 1 "$rounds"); do
     done
 done
 
+if want tmpfs && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+    bs_log "tool overhead: 8 kB, one stream, buffered, on tmpfs ($rounds rounds)"
+    shmdir=$(mktemp -d /dev/shm/benchstore.XXXXXX)
+    chmod 755 "$shmdir"
+    trap 'bs_stop_cluster; rm -rf "$shmdir"' EXIT
+    mkdir -p "$shmdir/ts" "$shmdir/fio"
+    [ "$(id -u)" -eq 0 ] && chown postgres: "$shmdir/ts"
+    bs_psql -Atq -c "CREATE TABLESPACE bench_shm LOCATION '$shmdir/ts'"
+    tblspc=bench_shm; iodir="$shmdir/fio"; direct=false; medium=tmpfs
+    for r in $(seq 1 "$rounds"); do
+        if [ $((r % 2)) -eq 1 ]; then
+            run_benchstore 8kB 1 "$r"; run_fio 8k 1 "$r"
+        else
+            run_fio 8k 1 "$r"; run_benchstore 8kB 1 "$r"
+        fi
+        bs_psql -Atq -c "UPDATE sample SET bs = '8kB' WHERE bs = '8k'"
+    done
+    bs_psql -Atq -c "DROP TABLESPACE bench_shm"
+fi
+
 bs_log "results (median over rounds; ratio = benchstore / reference, per round)"
 bs_psql -q <<'SQL'
 \pset footer off
 SELECT format('PostgreSQL %s, wal_sync_method %s, fsync %s', current_setting('server_version'),
               current_setting('wal_sync_method'), current_setting('fsync')) AS setup;
 WITH pair AS (
-    SELECT b.what, b.bs, b.streams, b.round, r.tool AS reference,
+    SELECT b.what, b.bs, b.streams, b.round, b.medium, r.tool AS reference,
            b.mb_per_s AS b_mb, r.mb_per_s AS r_mb, b.iops AS b_iops, r.iops AS r_iops,
            CASE WHEN b.what IN ('sync', 'timing') THEN b.iops / r.iops
                 ELSE b.mb_per_s / r.mb_per_s END AS ratio
     FROM sample b
     JOIN sample r ON r.what = b.what AND r.bs = b.bs AND r.streams = b.streams
-                 AND r.round = b.round
+                 AND r.round = b.round AND r.medium = b.medium
                  AND r.tool IN ('fio', 'pg_test_fsync', 'track_latency=off')
     WHERE b.tool IN ('benchstore', 'track_latency=on')
 )
-SELECT what AS test, bs AS block_size, streams, min(reference) AS reference,
+SELECT medium, what AS test, bs AS block_size, streams, min(reference) AS reference,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b_mb)::numeric, 1) AS benchstore_mb_s,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r_mb)::numeric, 1) AS reference_mb_s,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b_iops)::numeric, 0) AS benchstore_iops,
@@ -144,7 +176,7 @@ SELECT what AS test, bs AS block_size, streams, min(reference) AS reference,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ratio)::numeric, 3) AS ratio,
        string_agg(round(ratio::numeric, 2)::text, ' ' ORDER BY round) AS ratio_per_round
 FROM pair
-GROUP BY what, bs, streams
-ORDER BY array_position(ARRAY['seqwrite', 'seqread', 'randread', 'randwrite', 'sync', 'timing'], what),
+GROUP BY medium, what, bs, streams
+ORDER BY medium, array_position(ARRAY['seqwrite', 'seqread', 'randread', 'randwrite', 'sync', 'timing'], what),
          pg_size_bytes(bs), streams;
 SQL
