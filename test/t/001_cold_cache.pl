@@ -99,4 +99,23 @@ SKIP:
 }
 
 $node->stop;
+
+# With fsync off, a checkpoint leaves the relation's pages dirty in the OS
+# page cache, where eviction cannot drop them: the cold run says so rather
+# than pass a warm run off as cold.
+SKIP:
+{
+	skip "files on $fs cannot be evicted", 2 unless $evictable;
+	my $nofsync = bs_node('nofsync', 'fsync = off');
+	my ($ret, $out, $err) = $nofsync->psql('postgres', q{
+		CREATE TABLE fresh AS SELECT g, md5(g::text) FROM generate_series(1, 200000) g;
+		SELECT tuples FROM bench_seqscan('fresh', 'raw', 'cold');
+	});
+	is($out, '200000', 'the cold run still runs');
+	like($err,
+		qr/WARNING:  [\d.]+ MB of relation "fresh" stayed in the OS page cache after eviction.*HINT:  fsync is off/s,
+		'and warns that part of the relation stayed cached, naming fsync = off');
+	$nofsync->stop;
+}
+
 done_testing();
