@@ -201,15 +201,40 @@ tablespace_oid(Name name)
 }
 
 /*
+ * The elements of a one-dimensional array argument with no NULL in it.
+ */
+static Datum *
+array_arg_elements(FunctionCallInfo fcinfo, int argno, const char *argname,
+				   Oid elemtype, int16 elemlen, char elemalign, int *nelems)
+{
+	ArrayType  *arr;
+	Datum	   *elems;
+	bool	   *elnulls;
+
+	bs_require_arg(fcinfo, argno, argname);
+	arr = PG_GETARG_ARRAYTYPE_P(argno);
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("%s must be a one-dimensional array", argname)));
+	deconstruct_array(arr, elemtype, elemlen, false, elemalign,
+					  &elems, &elnulls, nelems);
+	for (int i = 0; i < *nelems; i++)
+		if (elnulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("%s cannot contain null", argname)));
+	return elems;
+}
+
+/*
  * Arguments after the tablespace(s): size, block_size, tests, streams,
  * direct, duration, at argument positions 1..6.
  */
 static void
 parse_io_args(FunctionCallInfo fcinfo, BsIoArgs *args)
 {
-	ArrayType  *tests;
 	Datum	   *elems;
-	bool	   *elnulls;
 	int			nelems;
 	Interval   *duration;
 
@@ -236,14 +261,8 @@ parse_io_args(FunctionCallInfo fcinfo, BsIoArgs *args)
 				 errmsg("size must be a multiple of block_size (%u bytes)",
 						args->block_size)));
 
-	bs_require_arg(fcinfo, 3, "tests");
-	tests = PG_GETARG_ARRAYTYPE_P(3);
-	if (ARR_NDIM(tests) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("tests must be a one-dimensional array")));
-	deconstruct_array(tests, TEXTOID, -1, false, TYPALIGN_INT,
-					  &elems, &elnulls, &nelems);
+	elems = array_arg_elements(fcinfo, 3, "tests", TEXTOID, -1, TYPALIGN_INT,
+							   &nelems);
 	if (nelems == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -255,10 +274,6 @@ parse_io_args(FunctionCallInfo fcinfo, BsIoArgs *args)
 				 errmsg("at most %d tests can be run in one call", BS_MAX_TESTS)));
 	for (int i = 0; i < nelems; i++)
 	{
-		if (elnulls[i])
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("tests cannot contain null")));
 		args->tests[i] = (BsIoTest) bs_parse_choice(DatumGetTextPP(elems[i]), "test",
 													io_tests, lengthof(io_tests));
 	}
@@ -1161,20 +1176,12 @@ Datum
 bench_tablespaces_io(PG_FUNCTION_ARGS)
 {
 	BsIoArgs	args;
-	ArrayType  *arr;
 	Datum	   *elems;
-	bool	   *elnulls;
 	int			nelems;
 
 	memset(&args, 0, sizeof(args));
-	bs_require_arg(fcinfo, 0, "tablespaces");
-	arr = PG_GETARG_ARRAYTYPE_P(0);
-	if (ARR_NDIM(arr) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("tablespaces must be a one-dimensional array")));
-	deconstruct_array(arr, NAMEOID, NAMEDATALEN, false, TYPALIGN_CHAR,
-					  &elems, &elnulls, &nelems);
+	elems = array_arg_elements(fcinfo, 0, "tablespaces", NAMEOID, NAMEDATALEN,
+							   TYPALIGN_CHAR, &nelems);
 	if (nelems == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -1186,10 +1193,6 @@ bench_tablespaces_io(PG_FUNCTION_ARGS)
 						BS_MAX_TABLESPACES)));
 	for (int i = 0; i < nelems; i++)
 	{
-		if (elnulls[i])
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("tablespaces cannot contain null")));
 		args.tablespaces[i] = tablespace_oid(DatumGetName(elems[i]));
 		for (int j = 0; j < i; j++)
 			if (args.tablespaces[j] == args.tablespaces[i])
