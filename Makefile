@@ -13,6 +13,8 @@ OBJS = \
 	src/cache.o \
 	src/iostat.o \
 	src/seqscan.o \
+	src/history.o \
+	src/progress.o \
 	src/target.o \
 	src/tblspc_io.o
 PGFILEDESC = "benchstore - measure storage from inside PostgreSQL"

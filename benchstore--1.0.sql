@@ -13,6 +13,8 @@ CREATE FUNCTION bench_seqscan(
 	mode text DEFAULT 'heap',		-- heap | buffer | raw
 	cache text DEFAULT 'warm',		-- warm | cold
 	repeat integer DEFAULT 1,		-- runs, 1 .. 1000
+	label text DEFAULT NULL,		-- recorded with the run (see bench_history)
+	record boolean DEFAULT true,	-- false: do not record the run
 	OUT run integer,				-- 1 .. repeat
 	OUT relation regclass,			-- the relation named (partitions summed)
 	OUT tablespace name,			-- its tablespace; NULL if partitions lie in several
@@ -34,7 +36,7 @@ AS 'MODULE_PATHNAME', 'bench_seqscan'
 LANGUAGE C VOLATILE PARALLEL UNSAFE
 ROWS 1;
 
-COMMENT ON FUNCTION bench_seqscan(regclass, text, text, integer) IS
+COMMENT ON FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean) IS
 'time a sequential scan of a relation (heap, buffer or raw mode; warm or cold cache), one row per run';
 
 --
@@ -206,6 +208,8 @@ CREATE FUNCTION bench_tablespace_io(
 	streams integer DEFAULT 1,			-- concurrent streams, 1 .. 64
 	direct boolean DEFAULT true,		-- O_DIRECT
 	duration interval DEFAULT '10s',	-- cap of the random and sync tests
+	label text DEFAULT NULL,			-- recorded with the run (see bench_history)
+	record boolean DEFAULT true,		-- false: do not record the run
 	OUT tablespace name,				-- the tablespace ('total' for the sum of several)
 	OUT test text,						-- seqwrite, seqread, randread, randwrite or sync
 	OUT block_size text,				-- bytes per operation, e.g. '8kB'
@@ -226,7 +230,7 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'bench_tablespace_io'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval) IS
+COMMENT ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean) IS
 'sequential and random I/O, sync rate and latency percentiles on temporary files in a tablespace';
 
 --
@@ -241,6 +245,8 @@ CREATE FUNCTION bench_tablespaces_io(
 	streams integer DEFAULT 1,			-- per tablespace
 	direct boolean DEFAULT true,
 	duration interval DEFAULT '10s',
+	label text DEFAULT NULL,
+	record boolean DEFAULT true,
 	OUT tablespace name,
 	OUT test text,
 	OUT block_size text,
@@ -261,12 +267,134 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'bench_tablespaces_io'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval) IS
+COMMENT ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean) IS
 'bench_tablespace_io on several tablespaces at once, with a total row per test';
 
 -- They write server files: superusers and pg_write_server_files (with
 -- CREATE on the tablespace), checked again in C.
-REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval) FROM PUBLIC;
-REVOKE ALL ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval) TO pg_write_server_files;
-GRANT EXECUTE ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval) TO pg_write_server_files;
+REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean) TO pg_write_server_files;
+GRANT EXECUTE ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean) TO pg_write_server_files;
+
+--
+-- History.  Every bench_seqscan, bench_tablespace_io and bench_tablespaces_io
+-- call records its result rows (unless record => false), and bench_record
+-- adds outside measurements: bench_run has one row per call, bench_result
+-- one row per result row.  Both are extension configuration tables, so
+-- pg_dump keeps their contents.  The C code inserts as the tables' owner;
+-- users read and delete through row-level security: their own runs, or
+-- every run for members of pg_read_all_stats (reading) and superusers.
+--
+CREATE SEQUENCE bench_run_id_seq;
+
+CREATE TABLE bench_run (
+	run_id bigint PRIMARY KEY DEFAULT nextval('bench_run_id_seq'),
+	started_at timestamptz NOT NULL,	-- when the call began
+	finished_at timestamptz NOT NULL,	-- when its rows were recorded
+	recorded_by name NOT NULL,			-- the role that ran it
+	label text,							-- the label argument; never empty, never all digits
+	benchmark text NOT NULL,			-- seqscan, tablespace_io, tablespaces_io, or an outside name
+	target_kind text NOT NULL,			-- relation, tablespace or other
+	target text,						-- relation or tablespace name(s), or bench_record's target
+	target_oid oid,						-- its OID when it is one relation or tablespace
+	arguments jsonb NOT NULL,			-- every argument of the call
+	settings jsonb NOT NULL,			-- server settings, tablespaces' filesystems, host
+	CHECK (label <> '' AND label !~ '^[0-9]+$'),
+	CHECK (target_kind IN ('relation', 'tablespace', 'other'))
+);
+CREATE INDEX bench_run_label_idx ON bench_run (label);
+
+CREATE TABLE bench_result (
+	run_id bigint NOT NULL REFERENCES bench_run ON DELETE CASCADE,
+	row_no integer NOT NULL,			-- 1 .. rows of the call, in output order
+	metrics jsonb NOT NULL,				-- the result row: column name -> value
+	PRIMARY KEY (run_id, row_no),
+	CHECK (jsonb_typeof(metrics) = 'object')
+);
+
+SELECT pg_catalog.pg_extension_config_dump('bench_run', '');
+SELECT pg_catalog.pg_extension_config_dump('bench_result', '');
+SELECT pg_catalog.pg_extension_config_dump('bench_run_id_seq', '');
+
+ALTER TABLE bench_run ENABLE ROW LEVEL SECURITY;
+ALTER TABLE bench_result ENABLE ROW LEVEL SECURITY;
+CREATE POLICY bench_run_read ON bench_run FOR SELECT
+	USING (recorded_by = current_user OR pg_has_role('pg_read_all_stats', 'USAGE'));
+CREATE POLICY bench_run_forget ON bench_run FOR DELETE
+	USING (recorded_by = current_user);
+CREATE POLICY bench_result_read ON bench_result FOR SELECT
+	USING (EXISTS (SELECT 1 FROM bench_run r WHERE r.run_id = bench_result.run_id));
+GRANT SELECT, DELETE ON bench_run TO PUBLIC;
+GRANT SELECT ON bench_result TO PUBLIC;
+
+--
+-- bench_metric: a number from a result row's metrics, NULL when the key is
+-- missing or not a number.
+--
+CREATE FUNCTION bench_metric(metrics jsonb, name text)
+RETURNS float8
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE WHEN pg_catalog.jsonb_typeof(metrics -> name) = 'number'
+			THEN (metrics ->> name)::pg_catalog.float8 END;
+
+COMMENT ON FUNCTION bench_metric(jsonb, text) IS
+'a numeric metric of a recorded result row, NULL when missing or not a number';
+
+--
+-- bench_history: every recorded result row with readable columns.
+--
+CREATE VIEW bench_history WITH (security_invoker = true) AS
+SELECT r.run_id,
+	   x.row_no,
+	   r.started_at,
+	   r.recorded_by,
+	   r.label,
+	   r.benchmark,
+	   r.target_kind,
+	   CASE WHEN r.benchmark IN ('tablespace_io', 'tablespaces_io')
+			THEN x.metrics ->> 'tablespace' ELSE r.target END AS target,
+	   coalesce(x.metrics ->> 'test', x.metrics ->> 'mode') AS test,
+	   x.metrics ->> 'cache' AS cache,
+	   x.metrics ->> 'block_size' AS block_size,
+	   bench_metric(x.metrics, 'streams')::integer AS streams,
+	   CASE WHEN jsonb_typeof(x.metrics -> 'direct') = 'boolean'
+			THEN (x.metrics ->> 'direct')::boolean END AS direct,
+	   bench_metric(x.metrics, 'size_mb') AS size_mb,
+	   bench_metric(x.metrics, 'elapsed_ms') AS elapsed_ms,
+	   bench_metric(x.metrics, 'mb_per_s') AS mb_per_s,
+	   bench_metric(x.metrics, 'iops') AS iops,
+	   bench_metric(x.metrics, 'tuples_per_s') AS tuples_per_s,
+	   bench_metric(x.metrics, 'lat_avg_us') AS lat_avg_us,
+	   bench_metric(x.metrics, 'lat_p50_us') AS lat_p50_us,
+	   bench_metric(x.metrics, 'lat_p95_us') AS lat_p95_us,
+	   bench_metric(x.metrics, 'lat_p99_us') AS lat_p99_us,
+	   bench_metric(x.metrics, 'lat_p999_us') AS lat_p999_us,
+	   bench_metric(x.metrics, 'lat_max_us') AS lat_max_us,
+	   bench_metric(x.metrics, 'tps') AS tps,
+	   x.metrics
+FROM bench_run r
+JOIN bench_result x ON x.run_id = r.run_id;
+
+COMMENT ON VIEW bench_history IS
+'every recorded benchmark result row, one per row the benchmark returned';
+
+GRANT SELECT ON bench_history TO PUBLIC;
+
+--
+-- bench_record: store an outside measurement (a pgbench run, say) beside
+-- the recorded benchmarks.  metrics is one object (one result row) or an
+-- array of objects.  Returns the run id.
+--
+CREATE FUNCTION bench_record(
+	benchmark text,
+	target text,
+	metrics jsonb,
+	label text DEFAULT NULL
+)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'bench_record'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_record(text, text, jsonb, text) IS
+'record an outside measurement (for example pgbench tps) in the benchmark history';

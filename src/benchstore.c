@@ -38,6 +38,15 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomIntVariable("benchstore.progress_interval",
+							"Interval between progress messages of a long benchmark run.",
+							"Zero turns the messages off.",
+							&bs_progress_interval_ms,
+							5000,
+							0, PG_INT32_MAX,
+							PGC_USERSET,
+							GUC_UNIT_MS,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("benchstore");
 }
 

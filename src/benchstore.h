@@ -11,7 +11,11 @@
 #ifndef BENCHSTORE_H
 #define BENCHSTORE_H
 
+#include "datatype/timestamp.h"
 #include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "nodes/pg_list.h"
+#include "portability/instr_time.h"
 #include "storage/block.h"
 #include "target.h"
 #include "utils/relcache.h"
@@ -21,6 +25,7 @@
 
 /* benchstore.c: settings */
 extern bool bs_track_latency;
+extern int	bs_progress_interval_ms;
 
 /* benchstore.c: arguments, units, names */
 extern void bs_require_arg(FunctionCallInfo fcinfo, int argno,
@@ -62,5 +67,80 @@ extern void bs_evict_relation(Relation rel, bool sync_first, int *nfiles,
 							  uint64 *file_bytes);
 extern void bs_os_cache_residency(Relation rel, int *nfiles,
 								  uint64 *file_bytes, uint64 *cached_bytes);
+
+/*
+ * history.c: recording a call in the history tables.  See history.c for
+ * the protocol: bs_run_begin, bs_run_target/_tablespace/_arg_*, then each
+ * result row through bs_run_put_row, then bs_run_finish.
+ */
+struct ReturnSetInfo;
+
+typedef struct BsRun
+{
+	const char *benchmark;		/* seqscan, tablespace_io, ... */
+	char	   *label;			/* NULL: none */
+	bool		record;			/* false: record => false */
+	TimestampTz started_at;
+	Oid			userid;			/* who ran it */
+	Oid			fn_oid;			/* the SQL function called, in the extension's schema */
+	const char *target_kind;	/* relation, tablespace or other */
+	char	   *target;
+	Oid			target_oid;
+	List	   *tablespaces;	/* OIDs, for the settings snapshot */
+	StringInfoData args;		/* JSON object members */
+	StringInfoData rows;		/* JSON array members, one per result row */
+	int			nrows;
+	bool		desc_blessed;
+} BsRun;
+
+extern void bs_run_begin(BsRun *run, FunctionCallInfo fcinfo,
+						 const char *benchmark, int label_argno,
+						 int record_argno);
+extern void bs_run_target(BsRun *run, const char *kind, const char *name,
+						  Oid oid);
+extern void bs_run_tablespace(BsRun *run, Oid spc);
+extern void bs_run_arg_text(BsRun *run, const char *key, const char *value);
+extern void bs_run_arg_int(BsRun *run, const char *key, int64 value);
+extern void bs_run_arg_bool(BsRun *run, const char *key, bool value);
+extern void bs_run_arg_json(BsRun *run, const char *key, const char *json);
+extern void bs_run_put_row(BsRun *run, struct ReturnSetInfo *rsinfo,
+						   Datum *values, bool *nulls);
+extern int64 bs_run_finish(BsRun *run);
+
+/*
+ * progress.c: NOTICE messages at benchstore.progress_interval during a
+ * long run.  bs_progress_advance is cheap: it looks at the clock only
+ * after every BS_PROGRESS_CHECK_BYTES.
+ */
+#define BS_PROGRESS_CHECK_BYTES	(1024 * 1024)
+
+typedef uint64 (*BsProgressTotalFn) (void *arg);
+
+typedef struct BsProgress
+{
+	bool		active;			/* progress_interval > 0 */
+	char	   *what;			/* e.g. 'seqscan (heap) of "lineitem"' */
+	uint64		total_bytes;	/* planned bytes; 0 if unknown */
+	int64		duration_us;	/* time cap; 0 if none */
+	uint64		done;			/* bytes so far (this process) */
+	uint64		next_check;		/* look at the clock when done reaches it */
+	BsProgressTotalFn total_fn; /* bytes so far of all processes, or NULL */
+	void	   *total_arg;
+	instr_time	start;
+	instr_time	last;
+	uint64		last_done;
+} BsProgress;
+
+extern void bs_progress_begin(BsProgress *p, char *what, uint64 total_bytes,
+							  int64 duration_us);
+extern void bs_progress_check(BsProgress *p);
+
+static inline void
+bs_progress_advance(BsProgress *p, uint64 bytes)
+{
+	p->done += bytes;
+	if (p->active && p->done >= p->next_check)
+		bs_progress_check(p);
+}
 
 #endif							/* BENCHSTORE_H */

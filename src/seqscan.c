@@ -44,6 +44,7 @@
 #include "storage/fd.h"
 #include "target.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
 
 PG_FUNCTION_INFO_V1(bench_seqscan);
@@ -115,7 +116,8 @@ typedef struct BsScanTotals
  * heap_getnext().  Both check for interrupts once per page.
  */
 static void
-scan_heap(Relation rel, Snapshot snapshot, BsScanTotals *totals)
+scan_heap(Relation rel, Snapshot snapshot, BsScanTotals *totals,
+		  BsProgress *progress)
 {
 	TableScanDesc scan;
 	HeapScanDesc hscan;
@@ -132,10 +134,22 @@ scan_heap(Relation rel, Snapshot snapshot, BsScanTotals *totals)
 	{
 		heapgetpage(scan, blkno);
 		ntuples += hscan->rs_ntuples;
+		bs_progress_advance(progress, BLCKSZ);
 	}
 #else
-	while (heap_getnext(scan, ForwardScanDirection) != NULL)
-		ntuples++;
+	{
+		BlockNumber last_block = InvalidBlockNumber;
+
+		while (heap_getnext(scan, ForwardScanDirection) != NULL)
+		{
+			ntuples++;
+			if (hscan->rs_cblock != last_block)
+			{
+				last_block = hscan->rs_cblock;
+				bs_progress_advance(progress, BLCKSZ);
+			}
+		}
+	}
 #endif
 
 	table_endscan(scan);
@@ -149,7 +163,8 @@ scan_heap(Relation rel, Snapshot snapshot, BsScanTotals *totals)
  * buffers where PostgreSQL allows.
  */
 static void
-scan_buffers(Relation rel, bool cold, BsScanTotals *totals)
+scan_buffers(Relation rel, bool cold, BsScanTotals *totals,
+			 BsProgress *progress)
 {
 	BlockNumber nblocks = RelationGetNumberOfBlocks(rel);
 	BufferAccessStrategy strategy = NULL;
@@ -165,6 +180,7 @@ scan_buffers(Relation rel, bool cold, BsScanTotals *totals)
 		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blkno, RBM_NORMAL,
 								 strategy);
 		ReleaseBuffer(buf);
+		bs_progress_advance(progress, BLCKSZ);
 	}
 
 	if (strategy)
@@ -199,7 +215,8 @@ count_line_pointers(Page page)
  * like dd.  The files are opened read-only and closed on error or cancel.
  */
 static void
-scan_raw(Relation rel, char *buffer, BsScanTotals *totals)
+scan_raw(Relation rel, char *buffer, BsScanTotals *totals,
+		 BsProgress *progress)
 {
 	char	   *fork_path = bs_relation_fork_path(rel, MAIN_FORKNUM);
 	bool		count_tuples = RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind);
@@ -271,6 +288,7 @@ scan_raw(Relation rel, char *buffer, BsScanTotals *totals)
 				for (ssize_t pos = 0; pos + BLCKSZ <= filled; pos += BLCKSZ)
 					nlp += count_line_pointers((Page) (buffer + pos));
 			offset += filled;
+			bs_progress_advance(progress, filled);
 			if (filled < BS_RAW_CHUNK)
 				break;
 		}
@@ -305,12 +323,53 @@ flush_local_buffers(BsTarget *target)
 	}
 }
 
+/* Bytes in the main forks of the target's relations now. */
+static uint64
+target_main_bytes(BsTarget *target)
+{
+	uint64		bytes = 0;
+	ListCell   *lc;
+
+	foreach(lc, target->storage_relids)
+	{
+		Relation	rel = relation_open(lfirst_oid(lc), NoLock);
+
+		bytes += (uint64) RelationGetNumberOfBlocks(rel) * BLCKSZ;
+		relation_close(rel, NoLock);
+	}
+	return bytes;
+}
+
+/* Describe the call for the history (see history.c). */
+static void
+describe_run(BsRun *run, BsTarget *target, Oid relid, BsScanMode mode,
+			 BsCacheState cache, int32 repeat)
+{
+	char	   *relname = get_rel_name(relid);
+	char	   *qualified;
+	ListCell   *lc;
+
+	qualified = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+										   relname);
+	bs_run_target(run, "relation", qualified, relid);
+	bs_run_arg_text(run, "relation", qualified);
+	bs_run_arg_text(run, "mode", scan_modes[mode]);
+	bs_run_arg_text(run, "cache", cache_states[cache]);
+	bs_run_arg_int(run, "repeat", repeat);
+	if (target->storage_relids == NIL)
+		bs_run_tablespace(run, target->rel->rd_rel->reltablespace);
+	foreach(lc, target->storage_relids)
+		bs_run_tablespace(run, get_rel_tablespace(lfirst_oid(lc)));
+}
+
 /*
  * bench_seqscan(relation regclass, mode text DEFAULT 'heap',
- *				 cache text DEFAULT 'warm', repeat integer DEFAULT 1)
+ *				 cache text DEFAULT 'warm', repeat integer DEFAULT 1,
+ *				 label text DEFAULT NULL, record boolean DEFAULT true)
  *	RETURNS SETOF record
  *
  * One row per run; the columns are documented in benchstore--1.0.sql.
+ * The call is recorded in the history unless record is false.
  */
 Datum
 bench_seqscan(PG_FUNCTION_ARGS)
@@ -326,6 +385,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	Datum		tablespace;
 	bool		tablespace_null;
 	bool		warned_still_cached = false;
+	BsRun		history;
 
 	bs_require_arg(fcinfo, 0, "relation");
 	bs_require_arg(fcinfo, 1, "mode");
@@ -342,11 +402,13 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("repeat must be between 1 and %d", BS_MAX_REPEAT)));
+	bs_run_begin(&history, fcinfo, "seqscan", 4, 5);
 
 	if (cache == BS_CACHE_COLD)
 		bs_check_checkpoint_privilege(false);
 
 	target = bs_open_target(relid, mode == BS_MODE_HEAP);
+	describe_run(&history, target, relid, mode, cache, repeat);
 
 	tablespace_null = false;
 	if (target->storage_relids == NIL)
@@ -379,6 +441,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	for (int run = 1; run <= repeat; run++)
 	{
 		BsScanTotals totals;
+		BsProgress	progress;
 		BufferUsage bu_start;
 		BufferUsage bu;
 		uint64		os_start = 0;
@@ -413,6 +476,13 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		if (mode == BS_MODE_RAW)
 			flush_local_buffers(target);
 
+		bs_progress_begin(&progress,
+						  repeat > 1 ?
+						  psprintf("seqscan (%s) of \"%s\", run %d of %d",
+								   scan_modes[mode], get_rel_name(relid), run, repeat) :
+						  psprintf("seqscan (%s) of \"%s\"",
+								   scan_modes[mode], get_rel_name(relid)),
+						  target_main_bytes(target), 0);
 		memset(&totals, 0, sizeof(totals));
 		INSTR_TIME_SET_ZERO(totals.raw_io_time);
 		bu_start = pgBufferUsage;
@@ -426,13 +496,13 @@ bench_seqscan(PG_FUNCTION_ARGS)
 			switch (mode)
 			{
 				case BS_MODE_HEAP:
-					scan_heap(rel, snapshot, &totals);
+					scan_heap(rel, snapshot, &totals, &progress);
 					break;
 				case BS_MODE_BUFFER:
-					scan_buffers(rel, cache == BS_CACHE_COLD, &totals);
+					scan_buffers(rel, cache == BS_CACHE_COLD, &totals, &progress);
 					break;
 				case BS_MODE_RAW:
-					scan_raw(rel, raw_buffer, &totals);
+					scan_raw(rel, raw_buffer, &totals, &progress);
 					break;
 			}
 			relation_close(rel, NoLock);
@@ -502,9 +572,10 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		else
 			nulls[COL_OS_READ_MB] = true;
 
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		bs_run_put_row(&history, rsinfo, values, nulls);
 	}
 
 	bs_close_target(target);
+	bs_run_finish(&history);
 	return (Datum) 0;
 }

@@ -64,6 +64,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/json.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
@@ -105,6 +106,7 @@ typedef struct BsStreamSlot
 	instr_time	start;
 	instr_time	end;
 	BsHistogram hist;
+	pg_atomic_uint64 progress;	/* bytes done in the current test so far */
 } BsStreamSlot;
 
 /* Everything the streams share: in a DSM segment, or local for one stream. */
@@ -430,6 +432,7 @@ typedef struct BsStream
 	int			fd;				/* the I/O descriptor */
 	int			sync_fd;		/* for open_sync / open_datasync, or -1 */
 	char	   *buffer;			/* BS_IO_CHUNK bytes, aligned */
+	BsProgress *progress;		/* the caller's progress messages, or NULL */
 	uint64		unflushed;		/* bytes written since writeback was started */
 	uint64		filled;			/* bytes of the file written so far */
 	pg_prng_state prng;
@@ -630,7 +633,11 @@ stream_fill(BsStream *st)
 	uint64		size = st->shared->size;
 
 	for (uint64 off = st->filled; off < size; off += st->shared->block_size)
+	{
 		block_io(st, true, off, st->fd);
+		if (st->progress)
+			bs_progress_advance(st->progress, st->shared->block_size);
+	}
 	sync_file(st, st->fd, false);
 	st->filled = size;
 }
@@ -797,6 +804,9 @@ stream_run_test(BsStream *st, BsIoTest test)
 		if (test == BS_TEST_SYNC && sync_test_calls_sync())
 			sync_file(st, fd, BS_WAL_SYNC_METHOD == BS_SYNC_METHOD_FDATASYNC);
 		ops++;
+		pg_atomic_write_u64(&slot->progress, ops * sh->block_size);
+		if (st->progress)
+			bs_progress_advance(st->progress, sh->block_size);
 
 		if (sh->track_latency)
 		{
@@ -836,9 +846,32 @@ stream_run_test(BsStream *st, BsIoTest test)
  */
 typedef void (*BsGatherFn) (BsIoShared *sh, BsIoTest test, void *arg);
 
+/* Bytes done so far in the current test by all streams. */
+static uint64
+streams_progress(void *arg)
+{
+	BsIoShared *sh = (BsIoShared *) arg;
+	uint64		total = 0;
+
+	for (int s = 0; s < sh->nstreams; s++)
+		total += pg_atomic_read_u64(&sh->slots[s].progress);
+	return total;
+}
+
+/* How the caller's progress messages name a test. */
+static char *
+progress_label(BsIoShared *sh, BsIoTest test)
+{
+	if (sh->ntablespaces == 1)
+		return psprintf("%s on \"%s\"", io_tests[test],
+						bs_tablespace_name(sh->tablespaces[0]));
+	return psprintf("%s on %d tablespaces", io_tests[test], sh->ntablespaces);
+}
+
 /*
  * A stream: its file, then every test between two barrier waits, then the
- * file's removal.  Runs in the caller (stream 0) and in each worker.
+ * file's removal.  Runs in the caller (stream 0, which gathers the rows and
+ * reports progress) and in each worker.
  */
 static void
 run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
@@ -846,6 +879,8 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
 	BsStream	st;
 	BsStreamSlot *slot = &sh->slots[index];
 	char	   *raw;
+	BsProgress	progress;
+	bool		leader = (gather != NULL);
 
 	memset(&st, 0, sizeof(st));
 	st.shared = sh;
@@ -871,7 +906,17 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
 		/* untimed preparation */
 		if ((test == BS_TEST_SEQREAD || test == BS_TEST_RANDREAD ||
 			 test == BS_TEST_RANDWRITE) && st.filled < sh->size)
+		{
+			if (leader)
+			{
+				bs_progress_begin(&progress,
+								  psprintf("writing the file to %s",
+										   progress_label(sh, test)),
+								  sh->size - st.filled, 0);
+				st.progress = &progress;
+			}
 			stream_fill(&st);
+		}
 		if (test == BS_TEST_SYNC && st.filled == 0)
 		{
 			block_io(&st, true, 0, st.fd);
@@ -882,11 +927,26 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
 			stream_evict(&st);
 
 		/* all streams start together, once the last test is gathered */
+		pg_atomic_write_u64(&slot->progress, 0);
 		BarrierArriveAndWait(&sh->barrier, PG_WAIT_EXTENSION);
 		memset(slot, 0, offsetof(BsStreamSlot, hist));
 		bs_hist_reset(&slot->hist);
 
+		if (leader)
+		{
+			bool		timed = (test == BS_TEST_RANDREAD ||
+								 test == BS_TEST_RANDWRITE ||
+								 test == BS_TEST_SYNC);
+
+			bs_progress_begin(&progress, progress_label(sh, test),
+							  sh->size * sh->nstreams,
+							  timed ? sh->duration_us : 0);
+			progress.total_fn = streams_progress;
+			progress.total_arg = sh;
+			st.progress = &progress;
+		}
 		stream_run_test(&st, test);
+		st.progress = NULL;
 
 		BarrierArriveAndWait(&sh->barrier, PG_WAIT_EXTENSION);
 		if (gather)
@@ -957,8 +1017,9 @@ totals_add(BsIoTotals *t, const BsStreamSlot *slot)
 }
 
 static void
-put_row(ReturnSetInfo *rsinfo, const char *tablespace, BsIoTest test,
-		const BsIoArgs *args, bool sync_direct, const BsIoTotals *t)
+put_row(BsRun *run, ReturnSetInfo *rsinfo, const char *tablespace,
+		BsIoTest test, const BsIoArgs *args, bool sync_direct,
+		const BsIoTotals *t)
 {
 	Datum		values[BS_IO_NCOLS];
 	bool		nulls[BS_IO_NCOLS];
@@ -996,12 +1057,13 @@ put_row(ReturnSetInfo *rsinfo, const char *tablespace, BsIoTest test,
 		values[COL_LAT_MAX_US] =
 			Float8GetDatum(bs_round(t->hist.max_ns / 1000.0, 1));
 	}
-	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	bs_run_put_row(run, rsinfo, values, nulls);
 }
 
 typedef struct BsGather
 {
 	ReturnSetInfo *rsinfo;
+	BsRun	   *run;
 	const BsIoArgs *args;
 	bool		total_row;
 	BsIoTotals *totals;			/* one per tablespace, then the total */
@@ -1024,10 +1086,10 @@ gather_rows(BsIoShared *sh, BsIoTest test, void *arg)
 		totals_add(&g->totals[nspc], &sh->slots[s]);
 	}
 	for (int i = 0; i < nspc; i++)
-		put_row(g->rsinfo, get_tablespace_name(sh->tablespaces[i]), test,
-				g->args, sh->sync_direct, &g->totals[i]);
+		put_row(g->run, g->rsinfo, get_tablespace_name(sh->tablespaces[i]),
+				test, g->args, sh->sync_direct, &g->totals[i]);
 	if (g->total_row)
-		put_row(g->rsinfo, "total", test, g->args, sh->sync_direct,
+		put_row(g->run, g->rsinfo, "total", test, g->args, sh->sync_direct,
 				&g->totals[nspc]);
 }
 
@@ -1037,7 +1099,8 @@ gather_rows(BsIoShared *sh, BsIoTest test, void *arg)
  * several tablespaces.
  */
 static void
-run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, bool total_rows)
+run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, BsRun *run,
+				 bool total_rows)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	int			planned = args->ntablespaces * args->streams;
@@ -1074,6 +1137,9 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, bool total_rows)
 	if (rsinfo->setDesc->natts != BS_IO_NCOLS)
 		elog(ERROR, "result has %d columns, expected %d",
 			 rsinfo->setDesc->natts, BS_IO_NCOLS);
+	/* rows are recorded as JSON in parallel mode: register the type now */
+	BlessTupleDesc(rsinfo->setDesc);
+	run->desc_blessed = true;
 
 	if (planned > 1)
 	{
@@ -1108,6 +1174,8 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, bool total_rows)
 	sh->ntablespaces = nspc;
 	memcpy(sh->tablespaces, args->tablespaces, sizeof(Oid) * nspc);
 	pg_atomic_init_u32(&sh->ready, 0);
+	for (int s = 0; s < planned; s++)
+		pg_atomic_init_u64(&sh->slots[s].progress, 0);
 	ConditionVariableInit(&sh->ready_cv);
 
 	sh->nstreams = 1;
@@ -1135,6 +1203,7 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, bool total_rows)
 
 	/* The caller is stream 0, and gathers each test's rows. */
 	gather.rsinfo = rsinfo;
+	gather.run = run;
 	gather.args = args;
 	gather.total_row = total_rows;
 	gather.totals = palloc(sizeof(BsIoTotals) * (nspc + 1));
@@ -1146,24 +1215,64 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, bool total_rows)
 		DestroyParallelContext(pcxt);
 		ExitParallelMode();
 	}
+	bs_run_finish(run);
+}
+
+/*
+ * Describe a call for the history (see history.c): the arguments as given
+ * (sizes and duration as text, as the caller wrote them) and the
+ * tablespaces.
+ */
+static void
+describe_run(BsRun *run, FunctionCallInfo fcinfo, const BsIoArgs *args)
+{
+	StringInfoData tests;
+
+	bs_run_arg_text(run, "size", text_to_cstring(PG_GETARG_TEXT_PP(1)));
+	bs_run_arg_text(run, "block_size", text_to_cstring(PG_GETARG_TEXT_PP(2)));
+	initStringInfo(&tests);
+	appendStringInfoChar(&tests, '[');
+	for (int t = 0; t < args->ntests; t++)
+	{
+		if (t > 0)
+			appendStringInfoString(&tests, ", ");
+		escape_json(&tests, io_tests[args->tests[t]]);
+	}
+	appendStringInfoChar(&tests, ']');
+	bs_run_arg_json(run, "tests", tests.data);
+	bs_run_arg_int(run, "streams", args->streams);
+	bs_run_arg_bool(run, "direct", args->direct);
+	bs_run_arg_text(run, "duration",
+					DatumGetCString(DirectFunctionCall1(interval_out,
+														PG_GETARG_DATUM(6))));
+	bs_run_arg_bool(run, "track_latency", bs_track_latency);
+	for (int i = 0; i < args->ntablespaces; i++)
+		bs_run_tablespace(run, args->tablespaces[i]);
 }
 
 /*
  * bench_tablespace_io(tablespace name, size text, block_size text,
  *					   tests text[], streams integer, direct boolean,
- *					   duration interval)
+ *					   duration interval, label text, record boolean)
  */
 Datum
 bench_tablespace_io(PG_FUNCTION_ARGS)
 {
 	BsIoArgs	args;
+	BsRun		run;
+	char	   *name;
 
 	memset(&args, 0, sizeof(args));
 	bs_require_arg(fcinfo, 0, "tablespace");
 	args.ntablespaces = 1;
 	args.tablespaces[0] = tablespace_oid(PG_GETARG_NAME(0));
 	parse_io_args(fcinfo, &args);
-	run_io_benchmark(fcinfo, &args, false);
+	bs_run_begin(&run, fcinfo, "tablespace_io", 7, 8);
+	name = NameStr(*PG_GETARG_NAME(0));
+	bs_run_target(&run, "tablespace", name, args.tablespaces[0]);
+	bs_run_arg_text(&run, "tablespace", name);
+	describe_run(&run, fcinfo, &args);
+	run_io_benchmark(fcinfo, &args, &run, false);
 	return (Datum) 0;
 }
 
@@ -1178,6 +1287,9 @@ bench_tablespaces_io(PG_FUNCTION_ARGS)
 	BsIoArgs	args;
 	Datum	   *elems;
 	int			nelems;
+	BsRun		run;
+	StringInfoData names;
+	StringInfoData json;
 
 	memset(&args, 0, sizeof(args));
 	elems = array_arg_elements(fcinfo, 0, "tablespaces", NAMEOID, NAMEDATALEN,
@@ -1204,6 +1316,24 @@ bench_tablespaces_io(PG_FUNCTION_ARGS)
 	}
 	args.ntablespaces = nelems;
 	parse_io_args(fcinfo, &args);
-	run_io_benchmark(fcinfo, &args, true);
+
+	bs_run_begin(&run, fcinfo, "tablespaces_io", 7, 8);
+	initStringInfo(&names);
+	initStringInfo(&json);
+	appendStringInfoChar(&json, '[');
+	for (int i = 0; i < nelems; i++)
+	{
+		const char *name = NameStr(*DatumGetName(elems[i]));
+
+		appendStringInfo(&names, "%s%s", i > 0 ? "," : "", name);
+		if (i > 0)
+			appendStringInfoString(&json, ", ");
+		escape_json(&json, name);
+	}
+	appendStringInfoChar(&json, ']');
+	bs_run_target(&run, "tablespace", names.data, InvalidOid);
+	bs_run_arg_json(&run, "tablespaces", json.data);
+	describe_run(&run, fcinfo, &args);
+	run_io_benchmark(fcinfo, &args, &run, true);
 	return (Datum) 0;
 }

@@ -1,0 +1,623 @@
+/*-------------------------------------------------------------------------
+ *
+ * history.c
+ *	  Recording benchmark runs in the extension's history tables, and
+ *	  bench_record() for outside measurements.
+ *
+ * A benchmark function describes its call with bs_run_begin() and the
+ * bs_run_* helpers, hands each result row to bs_run_put_row() (which also
+ * returns it to the caller), and ends with bs_run_finish(), which inserts
+ * one bench_run row and one bench_result row per result row.  The rows are
+ * kept as JSON as they are produced: a call's result is small.
+ *
+ * The insert runs through SPI as the owner of the history tables, in a
+ * restricted security context with a safe search_path, so that callers
+ * need no privilege on the tables and cannot choose who a run is recorded
+ * for.  In a read-only transaction, which includes every transaction on a
+ * hot standby, the benchmark still returns its rows and says with a NOTICE
+ * that it was not recorded.  A run is kept when its transaction commits.
+ *
+ * The settings snapshot holds what shapes the numbers: server version and
+ * block size, the I/O settings, the system identifier and host name, and
+ * for each tablespace involved its directory, filesystem type, device and
+ * mount point as /proc/self/mountinfo tells (NULL where the OS does not).
+ *
+ * src/history.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/sysmacros.h>
+#endif
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "benchstore.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_tablespace_d.h"
+#include "commands/extension.h"
+#include "commands/tablespace.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+
+PG_FUNCTION_INFO_V1(bench_record);
+
+#define BS_MAX_LABEL		200
+
+/* Benchmark names bench_record() may not use: the recorded ones. */
+static const char *const builtin_benchmarks[] = {
+	"seqscan", "tablespace_io", "tablespaces_io"
+};
+
+/* The server settings kept with every run, as SHOW prints them. */
+static const char *const recorded_settings[] = {
+	"shared_buffers", "effective_io_concurrency", "track_io_timing",
+	"wal_sync_method", "fsync", "full_page_writes", "wal_level",
+	"data_checksums", "max_parallel_workers", "benchstore.track_latency"
+};
+
+/*
+ * Check a label argument and return it, or NULL.  Labels are never empty
+ * and never all digits, so that wherever a label is expected a run id can
+ * be given instead without ambiguity.
+ */
+static char *
+check_label(FunctionCallInfo fcinfo, int argno)
+{
+	char	   *label;
+	const char *p;
+
+	if (PG_ARGISNULL(argno))
+		return NULL;
+	label = text_to_cstring(PG_GETARG_TEXT_PP(argno));
+	if (label[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("label must not be empty"),
+				 errhint("Pass NULL for a run without a label.")));
+	if (strlen(label) > BS_MAX_LABEL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("label must be at most %d bytes long", BS_MAX_LABEL)));
+	for (p = label; *p >= '0' && *p <= '9'; p++)
+		;
+	if (*p == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("label \"%s\" must not be a number", label),
+				 errdetail("Numbers stand for run ids wherever a label is expected."),
+				 errhint("Add a letter, as in \"run%s\".", label)));
+	return label;
+}
+
+/*
+ * Start describing a call.  label_argno and record_argno are the positions
+ * of its label and record arguments (record_argno -1: always recorded).
+ */
+void
+bs_run_begin(BsRun *run, FunctionCallInfo fcinfo, const char *benchmark,
+			 int label_argno, int record_argno)
+{
+	memset(run, 0, sizeof(*run));
+	run->benchmark = benchmark;
+	run->label = check_label(fcinfo, label_argno);
+	run->record = true;
+	if (record_argno >= 0)
+	{
+		bs_require_arg(fcinfo, record_argno, "record");
+		run->record = PG_GETARG_BOOL(record_argno);
+	}
+	run->started_at = GetCurrentTimestamp();
+	run->userid = GetUserId();
+	run->fn_oid = fcinfo->flinfo->fn_oid;
+	run->target_kind = "other";
+	initStringInfo(&run->args);
+	initStringInfo(&run->rows);
+	if (run->label)
+		bs_run_arg_text(run, "label", run->label);
+}
+
+/* What the call measures: a relation or tablespace (kind), by name and OID. */
+void
+bs_run_target(BsRun *run, const char *kind, const char *name, Oid oid)
+{
+	run->target_kind = kind;
+	run->target = pstrdup(name);
+	run->target_oid = oid;
+}
+
+/* A tablespace the call touches, for the settings snapshot. */
+void
+bs_run_tablespace(BsRun *run, Oid spc)
+{
+	if (!OidIsValid(spc))
+		spc = MyDatabaseTableSpace;
+	run->tablespaces = list_append_unique_oid(run->tablespaces, spc);
+}
+
+static void
+append_key(StringInfo buf, const char *key)
+{
+	if (buf->len > 0)
+		appendStringInfoString(buf, ", ");
+	escape_json(buf, key);
+	appendStringInfoString(buf, ": ");
+}
+
+void
+bs_run_arg_text(BsRun *run, const char *key, const char *value)
+{
+	append_key(&run->args, key);
+	escape_json(&run->args, value);
+}
+
+void
+bs_run_arg_int(BsRun *run, const char *key, int64 value)
+{
+	append_key(&run->args, key);
+	appendStringInfo(&run->args, INT64_FORMAT, value);
+}
+
+void
+bs_run_arg_bool(BsRun *run, const char *key, bool value)
+{
+	append_key(&run->args, key);
+	appendStringInfoString(&run->args, value ? "true" : "false");
+}
+
+/* An argument already in JSON form (an array, say). */
+void
+bs_run_arg_json(BsRun *run, const char *key, const char *json)
+{
+	append_key(&run->args, key);
+	appendStringInfoString(&run->args, json);
+}
+
+/*
+ * Return a result row to the caller and, when the run is recorded, keep
+ * it as a JSON object named by the result columns.
+ */
+void
+bs_run_put_row(BsRun *run, ReturnSetInfo *rsinfo, Datum *values, bool *nulls)
+{
+	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+
+	if (run->record)
+	{
+		HeapTuple	tuple;
+		text	   *json;
+
+		if (!run->desc_blessed)
+		{
+			BlessTupleDesc(rsinfo->setDesc);
+			run->desc_blessed = true;
+		}
+		tuple = heap_form_tuple(rsinfo->setDesc, values, nulls);
+		json = DatumGetTextPP(DirectFunctionCall1(row_to_json,
+												  HeapTupleGetDatum(tuple)));
+		if (run->nrows > 0)
+			appendStringInfoString(&run->rows, ", ");
+		appendBinaryStringInfo(&run->rows, VARDATA_ANY(json),
+							   VARSIZE_ANY_EXHDR(json));
+		run->nrows++;
+		heap_freetuple(tuple);
+	}
+}
+
+/* ----------------------------------------------------------------
+ * The settings snapshot
+ * ----------------------------------------------------------------
+ */
+
+static void
+json_text_member(StringInfo buf, const char *key, const char *value)
+{
+	append_key(buf, key);
+	if (value)
+		escape_json(buf, value);
+	else
+		appendStringInfoString(buf, "null");
+}
+
+/* Absolute directory of a tablespace's files. */
+static char *
+tablespace_directory(Oid spc)
+{
+	char		target[MAXPGPATH];
+	char	   *link;
+	ssize_t		len;
+
+	if (spc == DEFAULTTABLESPACE_OID)
+		return psprintf("%s/base", DataDir);
+	if (spc == GLOBALTABLESPACE_OID)
+		return psprintf("%s/global", DataDir);
+	link = psprintf("%s/pg_tblspc/%u", DataDir, spc);
+	len = readlink(link, target, sizeof(target) - 1);
+	if (len < 0 || len >= (ssize_t) sizeof(target) - 1)
+		return link;			/* an in-place tablespace is a directory */
+	target[len] = '\0';
+	return pstrdup(target);
+}
+
+/*
+ * The mount holding path, from /proc/self/mountinfo: the entry with the
+ * path's device number whose mount point is the longest prefix of the
+ * path.  Leaves the outputs NULL where the OS does not say.
+ */
+static void
+find_mount(const char *path, dev_t dev, char **fstype, char **source,
+		   char **mount_point)
+{
+#if defined(__linux__)
+	FILE	   *f;
+	char		line[4096];
+	char		devno[64];
+	size_t		best = 0;
+
+	snprintf(devno, sizeof(devno), "%u:%u", major(dev), minor(dev));
+	f = AllocateFile("/proc/self/mountinfo", "r");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL)
+	{
+		char	   *fields[6];
+		char	   *sep;
+		char	   *save = NULL;
+		char	   *tok;
+		int			n = 0;
+		size_t		mlen;
+
+		/* id parent major:minor root mount-point options ... - type source ... */
+		sep = strstr(line, " - ");
+		if (sep == NULL)
+			continue;
+		*sep = '\0';
+		for (tok = strtok_r(line, " ", &save); tok && n < 6;
+			 tok = strtok_r(NULL, " ", &save))
+			fields[n++] = tok;
+		if (n < 5 || strcmp(fields[2], devno) != 0)
+			continue;
+		mlen = strlen(fields[4]);
+		if (strncmp(path, fields[4], mlen) != 0 ||
+			(path[mlen] != '/' && path[mlen] != '\0' && mlen > 1))
+			continue;
+		if (mlen < best)
+			continue;
+		best = mlen;
+		save = NULL;
+		tok = strtok_r(sep + 3, " \n", &save);
+		*fstype = tok ? pstrdup(tok) : NULL;
+		tok = strtok_r(NULL, " \n", &save);
+		*source = tok ? pstrdup(tok) : NULL;
+		*mount_point = pstrdup(fields[4]);
+	}
+	FreeFile(f);
+#endif
+}
+
+static void
+append_tablespace_info(StringInfo buf, Oid spc)
+{
+	char	   *dir = tablespace_directory(spc);
+	char	   *resolved;
+	struct stat st;
+	char	   *fstype = NULL;
+	char	   *source = NULL;
+	char	   *mount_point = NULL;
+	char	   *devno = NULL;
+	StringInfoData obj;
+
+	resolved = realpath(dir, NULL);
+	if (resolved != NULL)
+	{
+		dir = pstrdup(resolved);
+		free(resolved);
+	}
+	if (stat(dir, &st) == 0)
+	{
+#if defined(__linux__)
+		devno = psprintf("%u:%u", major(st.st_dev), minor(st.st_dev));
+#endif
+		find_mount(dir, st.st_dev, &fstype, &source, &mount_point);
+	}
+
+	initStringInfo(&obj);
+	json_text_member(&obj, "name", bs_tablespace_name(spc));
+	append_key(&obj, "oid");
+	appendStringInfo(&obj, "%u", spc);
+	json_text_member(&obj, "directory", dir);
+	json_text_member(&obj, "filesystem", fstype);
+	json_text_member(&obj, "device", source);
+	json_text_member(&obj, "device_number", devno);
+	json_text_member(&obj, "mount_point", mount_point);
+	appendStringInfo(buf, "{%s}", obj.data);
+	pfree(obj.data);
+}
+
+/* The settings snapshot of a run, as a JSON object. */
+static char *
+settings_json(BsRun *run)
+{
+	StringInfoData buf;
+	char		host[256];
+	ListCell   *lc;
+	bool		first = true;
+
+	initStringInfo(&buf);
+	json_text_member(&buf, "server_version", GetConfigOption("server_version", false, false));
+	append_key(&buf, "server_version_num");
+	appendStringInfo(&buf, "%d", PG_VERSION_NUM);
+	append_key(&buf, "block_size");
+	appendStringInfo(&buf, "%d", BLCKSZ);
+	for (int i = 0; i < lengthof(recorded_settings); i++)
+		json_text_member(&buf, recorded_settings[i],
+						 GetConfigOptionByName(recorded_settings[i], NULL, true));
+	append_key(&buf, "system_identifier");
+	appendStringInfo(&buf, "\"" UINT64_FORMAT "\"", GetSystemIdentifier());
+	if (gethostname(host, sizeof(host)) == 0)
+	{
+		host[sizeof(host) - 1] = '\0';
+		json_text_member(&buf, "host_name", host);
+	}
+	else
+		json_text_member(&buf, "host_name", NULL);
+
+	append_key(&buf, "tablespaces");
+	appendStringInfoChar(&buf, '[');
+	foreach(lc, run->tablespaces)
+	{
+		if (!first)
+			appendStringInfoString(&buf, ", ");
+		first = false;
+		append_tablespace_info(&buf, lfirst_oid(lc));
+	}
+	appendStringInfoChar(&buf, ']');
+	return psprintf("{%s}", buf.data);
+}
+
+/* ----------------------------------------------------------------
+ * Inserting
+ * ----------------------------------------------------------------
+ */
+
+/*
+ * Insert the run and its rows as the owner of the history tables and
+ * return the run id.
+ */
+static int64
+insert_run(BsRun *run)
+{
+	Oid			nsp = get_func_namespace(run->fn_oid);	/* the extension's schema */
+	const char *schema = quote_identifier(get_namespace_name(nsp));
+	Oid			table = get_relname_relid("bench_run", nsp);
+	HeapTuple	tup;
+	Oid			owner;
+	Oid			save_userid;
+	int			save_sec_context;
+	int			save_nestlevel;
+	char	   *sql;
+	Datum		values[10];
+	char		nulls[10];
+	Oid			types[10] = {TIMESTAMPTZOID, NAMEOID, TEXTOID, TEXTOID, TEXTOID,
+	TEXTOID, OIDOID, TEXTOID, TEXTOID};
+	int64		run_id;
+	bool		isnull;
+
+	if (!OidIsValid(table))
+		elog(ERROR, "benchstore history table \"bench_run\" is missing");
+	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(table));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for relation %u", table);
+	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
+	ReleaseSysCache(tup);
+
+	memset(nulls, ' ', sizeof(nulls));
+	values[0] = TimestampTzGetDatum(run->started_at);
+	values[1] = DirectFunctionCall1(namein,
+									CStringGetDatum(GetUserNameFromId(run->userid, false)));
+	if (run->label)
+		values[2] = CStringGetTextDatum(run->label);
+	else
+		nulls[2] = 'n';
+	values[3] = CStringGetTextDatum(run->benchmark);
+	values[4] = CStringGetTextDatum(run->target_kind);
+	if (run->target)
+		values[5] = CStringGetTextDatum(run->target);
+	else
+		nulls[5] = 'n';
+	if (OidIsValid(run->target_oid))
+		values[6] = ObjectIdGetDatum(run->target_oid);
+	else
+		nulls[6] = 'n';
+	values[7] = CStringGetTextDatum(psprintf("{%s}", run->args.data));
+	values[8] = CStringGetTextDatum(settings_json(run));
+
+	GetUserIdAndSecContext(&save_userid, &save_sec_context);
+	SetUserIdAndSecContext(owner, save_sec_context |
+						   SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	save_nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+
+	sql = psprintf("INSERT INTO %s.bench_run (started_at, finished_at, recorded_by,"
+				   " label, benchmark, target_kind, target, target_oid, arguments,"
+				   " settings)"
+				   " VALUES ($1, pg_catalog.clock_timestamp(), $2, $3, $4, $5, $6,"
+				   " $7, $8::pg_catalog.jsonb, $9::pg_catalog.jsonb)"
+				   " RETURNING run_id", schema);
+	if (SPI_execute_with_args(sql, 9, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING ||
+		SPI_processed != 1)
+		elog(ERROR, "could not record the benchmark run");
+	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+										 SPI_tuptable->tupdesc, 1, &isnull));
+
+	if (run->nrows > 0)
+	{
+		Oid			rtypes[2] = {INT8OID, TEXTOID};
+		Datum		rvalues[2];
+
+		rvalues[0] = Int64GetDatum(run_id);
+		rvalues[1] = CStringGetTextDatum(psprintf("[%s]", run->rows.data));
+		sql = psprintf("INSERT INTO %s.bench_result (run_id, row_no, metrics)"
+					   " SELECT $1, x.n::pg_catalog.int4, x.metrics"
+					   " FROM pg_catalog.jsonb_array_elements($2::pg_catalog.jsonb)"
+					   " WITH ORDINALITY AS x(metrics, n)", schema);
+		if (SPI_execute_with_args(sql, 2, rtypes, rvalues, NULL, false, 0) != SPI_OK_INSERT ||
+			SPI_processed != (uint64) run->nrows)
+			elog(ERROR, "could not record the benchmark results");
+	}
+
+	SPI_finish();
+	AtEOXact_GUC(false, save_nestlevel);
+	SetUserIdAndSecContext(save_userid, save_sec_context);
+	return run_id;
+}
+
+/* Why a run cannot be recorded now, or NULL when it can. */
+static const char *
+not_recordable_reason(void)
+{
+	if (RecoveryInProgress())
+		return "The server is a hot standby: its transactions are read-only.";
+	if (XactReadOnly)
+		return "The transaction is read-only.";
+	return NULL;
+}
+
+/*
+ * End of the call: record it, or say why not.  Returns the run id, or 0
+ * when nothing was recorded.
+ */
+int64
+bs_run_finish(BsRun *run)
+{
+	const char *reason;
+
+	if (!run->record)
+		return 0;
+	reason = not_recordable_reason();
+	if (reason != NULL)
+	{
+		ereport(NOTICE,
+				(errmsg("%s run was not recorded", run->benchmark),
+				 errdetail("%s", reason),
+				 errhint("Pass record => false to leave it out of the history without this notice.")));
+		return 0;
+	}
+	return insert_run(run);
+}
+
+/*
+ * bench_record(benchmark text, target text, metrics jsonb,
+ *				label text DEFAULT NULL) RETURNS bigint
+ *
+ * metrics is one object (one result row) or a non-empty array of objects.
+ * A target that names a tablespace is recorded as that tablespace, with
+ * its filesystem in the settings snapshot.
+ */
+Datum
+bench_record(PG_FUNCTION_ARGS)
+{
+	BsRun		run;
+	char	   *benchmark;
+	Jsonb	   *metrics;
+	const char *reason;
+	char	   *json;
+
+	bs_require_arg(fcinfo, 0, "benchmark");
+	bs_require_arg(fcinfo, 2, "metrics");
+	benchmark = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	if (benchmark[0] == '\0')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("benchmark must not be empty"),
+				 errhint("Name the tool or test, for example 'pgbench'.")));
+	for (int i = 0; i < lengthof(builtin_benchmarks); i++)
+		if (strcmp(benchmark, builtin_benchmarks[i]) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("benchmark name \"%s\" is reserved for benchstore's own runs",
+							benchmark),
+					 errhint("Record an outside measurement under another name, such as \"%s_external\".",
+							 benchmark)));
+
+	metrics = PG_GETARG_JSONB_P(2);
+	if (JB_ROOT_IS_SCALAR(metrics) ||
+		(JB_ROOT_IS_OBJECT(metrics) && JB_ROOT_COUNT(metrics) == 0) ||
+		(JB_ROOT_IS_ARRAY(metrics) && JB_ROOT_COUNT(metrics) == 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("metrics must be a non-empty JSON object or an array of them"),
+				 errhint("For example '{\"tps\": 1234.5, \"latency_avg_ms\": 6.5}'.")));
+	if (JB_ROOT_IS_ARRAY(metrics))
+	{
+		for (uint32 i = 0; i < JB_ROOT_COUNT(metrics); i++)
+		{
+			JsonbValue *elem = getIthJsonbValueFromContainer(&metrics->root, i);
+
+			if (elem == NULL || elem->type != jbvBinary ||
+				!JsonContainerIsObject(elem->val.binary.data) ||
+				JsonContainerSize(elem->val.binary.data) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("element %u of metrics is not a non-empty JSON object", i + 1),
+						 errdetail("An array of metrics holds one object per result row.")));
+		}
+	}
+
+	bs_run_begin(&run, fcinfo, benchmark, 3, -1);
+	if (!PG_ARGISNULL(1))
+	{
+		char	   *target = text_to_cstring(PG_GETARG_TEXT_PP(1));
+		Oid			spc = get_tablespace_oid(target, true);
+
+		if (OidIsValid(spc))
+		{
+			bs_run_target(&run, "tablespace", target, spc);
+			bs_run_tablespace(&run, spc);
+		}
+		else
+			bs_run_target(&run, "other", target, InvalidOid);
+	}
+
+	reason = not_recordable_reason();
+	if (reason != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("cannot record a measurement in a read-only transaction"),
+				 errdetail("%s", reason)));
+
+	json = JsonbToCString(NULL, &metrics->root, VARSIZE(metrics));
+	if (JB_ROOT_IS_ARRAY(metrics))
+	{
+		/* strip the brackets: the rows are kept without them */
+		size_t		len = strlen(json);
+
+		appendBinaryStringInfo(&run.rows, json + 1, len - 2);
+	}
+	else
+		appendStringInfoString(&run.rows, json);
+	run.nrows = JB_ROOT_IS_ARRAY(metrics) ? JB_ROOT_COUNT(metrics) : 1;
+
+	PG_RETURN_INT64(insert_run(&run));
+}
