@@ -22,8 +22,8 @@ PGFILEDESC = "benchstore - measure storage from inside PostgreSQL"
 EXTENSION = benchstore
 DATA = benchstore--1.0.sql
 
-REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io
-REGRESS_OPTS = --inputdir=. --outputdir=. 
+REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history
+REGRESS_OPTS = --inputdir=. --outputdir=. --encoding=UTF8
 
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl

@@ -398,3 +398,421 @@ LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION bench_record(text, text, jsonb, text) IS
 'record an outside measurement (for example pgbench tps) in the benchmark history';
+
+--
+-- bench_run_ids: the runs a label or a run id stands for (labels are never
+-- all digits, so a number is a run id).  Only runs the caller can see.
+--
+CREATE FUNCTION bench_run_ids(ref text)
+RETURNS bigint[]
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, @extschema@, pg_temp
+AS $$
+BEGIN
+	IF ref IS NULL THEN
+		RAISE EXCEPTION 'label or run id cannot be null'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF ref ~ '^[0-9]{1,18}$' THEN
+		RETURN ARRAY(SELECT r.run_id FROM bench_run r WHERE r.run_id = ref::bigint);
+	END IF;
+	RETURN ARRAY(SELECT r.run_id FROM bench_run r WHERE r.label = ref ORDER BY r.run_id);
+END;
+$$;
+
+COMMENT ON FUNCTION bench_run_ids(text) IS
+'the recorded runs a label or a run id stands for';
+
+--
+-- bench_forget: remove recorded runs, by run id or by label.  Returns how
+-- many runs and result rows were removed.  Runs recorded by other roles
+-- are removed only by superusers and the history's owner.
+--
+CREATE FUNCTION bench_forget(
+	ref text,						-- a label, or a run id
+	OUT runs bigint,				-- runs removed
+	OUT result_rows bigint			-- their result rows, removed with them
+)
+RETURNS record
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, @extschema@, pg_temp
+AS $$
+DECLARE
+	ids bigint[] := bench_run_ids(ref);
+BEGIN
+	WITH gone AS (
+		DELETE FROM bench_run r WHERE r.run_id = ANY (ids) RETURNING r.run_id
+	)
+	SELECT count(*),
+		   (SELECT count(*) FROM bench_result x WHERE x.run_id IN (SELECT g.run_id FROM gone g))
+	INTO runs, result_rows
+	FROM gone;
+
+	IF runs < cardinality(ids) THEN
+		RAISE NOTICE '% of % runs were not removed', cardinality(ids) - runs, cardinality(ids)
+			USING DETAIL = 'They were recorded by other roles.',
+				  HINT = 'A superuser can remove them.';
+	END IF;
+END;
+$$;
+
+CREATE FUNCTION bench_forget(
+	run_id bigint,
+	OUT runs bigint,
+	OUT result_rows bigint
+)
+RETURNS record
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
+RETURN @extschema@.bench_forget(run_id::text);
+
+COMMENT ON FUNCTION bench_forget(text) IS
+'remove the recorded runs of a label (or one run, by id); returns the runs and result rows removed';
+COMMENT ON FUNCTION bench_forget(bigint) IS
+'remove one recorded run; returns the runs and result rows removed';
+
+--
+-- bench_run_json: one recorded run with its arguments, settings and result
+-- rows, as a jsonb document.
+--
+CREATE FUNCTION bench_run_json(run_id bigint)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, @extschema@, pg_temp
+AS $$
+#variable_conflict use_column
+DECLARE
+	doc jsonb;
+BEGIN
+	SELECT jsonb_build_object(
+			   'run_id', r.run_id,
+			   'started_at', r.started_at,
+			   'finished_at', r.finished_at,
+			   'recorded_by', r.recorded_by,
+			   'label', r.label,
+			   'benchmark', r.benchmark,
+			   'target_kind', r.target_kind,
+			   'target', r.target,
+			   'target_oid', r.target_oid,
+			   'arguments', r.arguments,
+			   'settings', r.settings,
+			   'results', coalesce((SELECT jsonb_agg(x.metrics ORDER BY x.row_no)
+									FROM bench_result x WHERE x.run_id = r.run_id),
+								   '[]'::jsonb))
+	INTO doc
+	FROM bench_run r
+	WHERE r.run_id = bench_run_json.run_id;
+
+	IF doc IS NULL AND run_id IS NOT NULL THEN
+		RAISE EXCEPTION 'no recorded run has id %', run_id
+			USING ERRCODE = 'undefined_object',
+				  HINT = 'The bench_history view lists the runs you can see.';
+	END IF;
+	RETURN doc;
+END;
+$$;
+
+COMMENT ON FUNCTION bench_run_json(bigint) IS
+'a recorded run with its arguments, settings and result rows as jsonb';
+
+--
+-- bench_compare: two labels (or run ids) side by side, one row per
+-- comparable measurement and metric.  Measurements are comparable when
+-- benchmark, target kind, test, cache, block size, streams and O_DIRECT
+-- agree, and the targets too, unless each side has a single target of that
+-- measurement (then fast1 is compared with fast3).
+--
+-- Repeated measurements under a label (repeat => n, or several calls) are
+-- averaged, and their spread is the noise: the verdict is 'better' or
+-- 'worse' when the candidate's mean differs from the baseline's by more
+-- than the 95 % confidence interval of the difference (Welch's t test; with
+-- repeats on one side only, that side's spread stands for both), otherwise
+-- 'within noise'.  One measurement on each side gives no verdict.
+--
+CREATE FUNCTION bench_compare(
+	baseline text,					-- a label, or a run id
+	candidate text,					-- a label, or a run id
+	metrics text[] DEFAULT NULL,	-- metrics to compare; NULL: the headline ones
+	OUT benchmark text,
+	OUT target text,				-- 'fast1', or 'fast1 / fast3' when they differ
+	OUT test text,					-- I/O test, or scan mode
+	OUT cache text,
+	OUT block_size text,
+	OUT streams integer,
+	OUT direct boolean,
+	OUT metric text,
+	OUT baseline_runs integer,		-- measurements averaged
+	OUT candidate_runs integer,
+	OUT baseline_value float8,		-- mean
+	OUT candidate_value float8,		-- mean
+	OUT ratio float8,				-- candidate / baseline
+	OUT noise_pct float8,			-- smallest change that counts, % of the baseline
+	OUT verdict text				-- better, worse, within noise, or no verdict: ...
+)
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, @extschema@, pg_temp
+AS $$
+#variable_conflict use_column
+DECLARE
+	b_ids bigint[] := bench_run_ids(baseline);
+	c_ids bigint[] := bench_run_ids(candidate);
+	-- two-sided 95 % quantiles of Student's t for 1 .. 30 degrees of freedom
+	t95 float8[] := '{12.706,4.303,3.182,2.776,2.571,2.447,2.365,2.306,2.262,2.228,
+					  2.201,2.179,2.160,2.145,2.131,2.120,2.110,2.101,2.093,2.086,
+					  2.080,2.074,2.069,2.064,2.060,2.056,2.052,2.048,2.045,2.042}';
+	found_any boolean := false;
+BEGIN
+	IF cardinality(b_ids) = 0 THEN
+		RAISE EXCEPTION 'no recorded run has label or run id "%"', baseline
+			USING ERRCODE = 'undefined_object',
+				  HINT = 'SELECT DISTINCT label FROM bench_history lists the labels you can see.';
+	END IF;
+	IF cardinality(c_ids) = 0 THEN
+		RAISE EXCEPTION 'no recorded run has label or run id "%"', candidate
+			USING ERRCODE = 'undefined_object',
+				  HINT = 'SELECT DISTINCT label FROM bench_history lists the labels you can see.';
+	END IF;
+
+	FOR benchmark, target, test, cache, block_size, streams, direct, metric,
+		baseline_runs, candidate_runs, baseline_value, candidate_value, ratio,
+		noise_pct, verdict IN
+	WITH measured AS (
+		SELECT 'b' AS side, h.* FROM bench_history h WHERE h.run_id = ANY (b_ids)
+		UNION ALL
+		SELECT 'c' AS side, h.* FROM bench_history h WHERE h.run_id = ANY (c_ids)
+	),
+	vals AS (
+		SELECT m.side, m.benchmark, m.target_kind, m.target, m.test, m.cache,
+			   m.block_size, m.streams, m.direct, k.metric,
+			   bench_metric(m.metrics, k.metric) AS value
+		FROM measured m
+		CROSS JOIN LATERAL unnest(CASE
+			WHEN bench_compare.metrics IS NOT NULL THEN bench_compare.metrics
+			WHEN m.benchmark = 'seqscan' THEN ARRAY['mb_per_s']
+			WHEN m.benchmark IN ('tablespace_io', 'tablespaces_io') THEN
+				CASE WHEN m.test IN ('seqwrite', 'seqread')
+					 THEN ARRAY['mb_per_s', 'lat_p99_us']
+					 ELSE ARRAY['iops', 'lat_p99_us'] END
+			ELSE ARRAY(SELECT e.key FROM jsonb_each(m.metrics) e
+					   WHERE jsonb_typeof(e.value) = 'number' ORDER BY e.key)
+		END) AS k(metric)
+		WHERE bench_metric(m.metrics, k.metric) IS NOT NULL
+	),
+	grouped AS (
+		SELECT v.side, v.benchmark, v.target_kind, v.target, v.test, v.cache,
+			   v.block_size, v.streams, v.direct, v.metric,
+			   count(*)::integer AS n, avg(v.value) AS mean,
+			   coalesce(stddev_samp(v.value), 0) AS sd
+		FROM vals v
+		GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+	),
+	sided AS (
+		SELECT g.*,
+			   count(*) OVER (PARTITION BY g.side, g.benchmark, g.target_kind, g.test,
+								  g.cache, g.block_size, g.streams, g.direct, g.metric) AS ntargets
+		FROM grouped g
+	),
+	pairs AS (
+		SELECT b.benchmark, b.test, b.cache, b.block_size, b.streams, b.direct, b.metric,
+			   b.target AS b_target, c.target AS c_target,
+			   b.n AS bn, c.n AS cn, b.mean AS bm, c.mean AS cm, b.sd AS bs, c.sd AS cs
+		FROM sided b
+		JOIN sided c
+		  ON b.side = 'b' AND c.side = 'c'
+		 AND b.benchmark = c.benchmark AND b.target_kind = c.target_kind
+		 AND b.test IS NOT DISTINCT FROM c.test
+		 AND b.cache IS NOT DISTINCT FROM c.cache
+		 AND b.block_size IS NOT DISTINCT FROM c.block_size
+		 AND b.streams IS NOT DISTINCT FROM c.streams
+		 AND b.direct IS NOT DISTINCT FROM c.direct
+		 AND b.metric = c.metric
+		 AND (b.target IS NOT DISTINCT FROM c.target OR (b.ntargets = 1 AND c.ntargets = 1))
+	),
+	stats AS (
+		SELECT p.*,
+			   -- standard error of the difference of the means, and its degrees of freedom
+			   CASE WHEN p.bn >= 2 AND p.cn >= 2 THEN sqrt(p.bs ^ 2 / p.bn + p.cs ^ 2 / p.cn)
+					WHEN p.bn >= 2 THEN p.bs * sqrt(1.0 / p.bn + 1.0 / p.cn)
+					WHEN p.cn >= 2 THEN p.cs * sqrt(1.0 / p.bn + 1.0 / p.cn) END AS se,
+			   CASE WHEN p.bn >= 2 AND p.cn >= 2 THEN
+						CASE WHEN p.bs = 0 AND p.cs = 0 THEN NULL
+							 ELSE (p.bs ^ 2 / p.bn + p.cs ^ 2 / p.cn) ^ 2 /
+								  ((p.bs ^ 2 / p.bn) ^ 2 / (p.bn - 1) +
+								   (p.cs ^ 2 / p.cn) ^ 2 / (p.cn - 1)) END
+					WHEN p.bn >= 2 THEN p.bn - 1
+					WHEN p.cn >= 2 THEN p.cn - 1 END AS df,
+			   -- lower is better for times and latencies, higher for rates and the rest
+			   (p.metric ~ '_per_s$'
+				OR p.metric !~ '(^lat_|latency|elapsed|_(ms|us|ns|s|sec|seconds)$)') AS higher_better
+		FROM pairs p
+	),
+	judged AS (
+		SELECT s.*,
+			   s.se * CASE WHEN s.df IS NULL OR s.df > 30 THEN 1.96 + 2.4 / coalesce(s.df, 1e9)
+						   ELSE t95[greatest(1, floor(s.df)::integer)] END AS half
+		FROM stats s
+	)
+	SELECT j.benchmark,
+		   CASE WHEN j.b_target IS NOT DISTINCT FROM j.c_target THEN j.b_target
+				ELSE j.b_target || ' / ' || j.c_target END,
+		   j.test, j.cache, j.block_size, j.streams, j.direct, j.metric,
+		   j.bn, j.cn,
+		   round(j.bm::numeric, 2)::float8,
+		   round(j.cm::numeric, 2)::float8,
+		   round((j.cm / nullif(j.bm, 0))::numeric, 3)::float8,
+		   round((100 * j.half / nullif(abs(j.bm), 0))::numeric, 1)::float8,
+		   CASE WHEN j.se IS NULL THEN 'no verdict: one run each'
+				WHEN abs(j.cm - j.bm) <= j.half THEN 'within noise'
+				WHEN (j.cm > j.bm) = j.higher_better THEN 'better'
+				ELSE 'worse' END
+	FROM judged j
+	ORDER BY j.benchmark, j.b_target, j.c_target,
+			 array_position(ARRAY['seqwrite', 'seqread', 'randread', 'randwrite', 'sync'], j.test),
+			 j.test, j.cache,
+			 CASE WHEN j.block_size ~ '^[0-9]+ ?(bytes|kB|MB|GB)$' THEN pg_size_bytes(j.block_size) END,
+			 j.block_size, j.streams, j.direct, j.metric
+	LOOP
+		found_any := true;
+		RETURN NEXT;
+	END LOOP;
+
+	IF NOT found_any THEN
+		RAISE NOTICE 'nothing to compare: "%" and "%" have no measurement in common', baseline, candidate
+			USING HINT = 'Measurements compare when benchmark, test, cache, block size, streams and direct agree.';
+	END IF;
+END;
+$$;
+
+COMMENT ON FUNCTION bench_compare(text, text, text[]) IS
+'compare two labels (or run ids) measurement by measurement, with a verdict that respects the noise of repeated runs';
+
+--
+-- bench_chart: a metric as horizontal bars, one line per label (and per
+-- whatever else differs between the measurements shown: test, block size,
+-- target, streams), scaled so that the largest mean fills width cells.
+-- Unicode block characters, or '#' when the server or client encoding is
+-- not UTF8.
+--
+CREATE FUNCTION bench_chart(
+	metric text,					-- mb_per_s, iops, lat_p99_us, tps, ...
+	label_like text DEFAULT NULL,	-- LIKE pattern on labels; NULL: every run
+	benchmark text DEFAULT NULL,	-- only this benchmark
+	target text DEFAULT NULL,		-- only this relation or tablespace
+	test text DEFAULT NULL,			-- only this test (or scan mode)
+	width integer DEFAULT 50,		-- cells of the longest bar, 1 .. 500
+	OUT chart text
+)
+RETURNS SETOF text
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, @extschema@, pg_temp
+AS $$
+#variable_conflict use_column
+DECLARE
+	unicode boolean := current_setting('server_encoding') = 'UTF8'
+					   AND current_setting('client_encoding') = 'UTF8';
+	unit text;
+	n integer := 0;
+BEGIN
+	IF metric IS NULL THEN
+		RAISE EXCEPTION 'metric cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF width IS NULL OR width < 1 OR width > 500 THEN
+		RAISE EXCEPTION 'width must be between 1 and 500'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+
+	unit := CASE WHEN metric = 'mb_per_s' THEN 'MB/s'
+				 WHEN metric = 'iops' THEN 'IOPS'
+				 WHEN metric = 'tps' THEN 'tps'
+				 WHEN metric = 'tuples_per_s' THEN 'tuples/s'
+				 WHEN metric ~ '_us$' THEN CASE WHEN unicode THEN chr(181) || 's' ELSE 'us' END
+				 WHEN metric ~ '_ms$' THEN 'ms'
+				 WHEN metric ~ '_mb$' THEN 'MB'
+				 WHEN metric ~ '_per_s$' THEN '/s'
+				 ELSE '' END;
+
+	FOR chart IN
+	WITH sel AS (
+		SELECT coalesce(h.label, 'run ' || h.run_id) AS label, h.started_at,
+			   h.benchmark, h.target, h.test, h.cache, h.block_size, h.streams, h.direct,
+			   bench_metric(h.metrics, bench_chart.metric) AS value
+		FROM bench_history h
+		WHERE (bench_chart.label_like IS NULL OR h.label LIKE bench_chart.label_like)
+		  AND (bench_chart.benchmark IS NULL OR h.benchmark = bench_chart.benchmark)
+		  AND (bench_chart.target IS NULL OR h.target = bench_chart.target)
+		  AND (bench_chart.test IS NULL OR h.test = bench_chart.test)
+		  AND bench_metric(h.metrics, bench_chart.metric) IS NOT NULL
+	),
+	bars AS (
+		SELECT s.label, s.benchmark, s.target, s.test, s.cache, s.block_size,
+			   s.streams, s.direct, avg(s.value) AS value, min(s.started_at) AS first_at
+		FROM sel s
+		GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
+	),
+	-- name each bar by what differs between the bars
+	varies AS (
+		SELECT count(DISTINCT b.label) > 1 AS label,
+			   count(DISTINCT b.benchmark) > 1 AS benchmark,
+			   count(DISTINCT coalesce(b.target, '')) > 1 AS target,
+			   count(DISTINCT coalesce(b.test, '')) > 1 AS test,
+			   count(DISTINCT coalesce(b.cache, '')) > 1 AS cache,
+			   count(DISTINCT coalesce(b.block_size, '')) > 1 AS block_size,
+			   count(DISTINCT coalesce(b.streams, 0)) > 1 AS streams,
+			   count(DISTINCT coalesce(b.direct::text, '')) > 1 AS direct
+		FROM bars b
+	),
+	named AS (
+		SELECT b.*,
+			   coalesce(nullif(concat_ws(' ',
+					CASE WHEN v.label THEN b.label END,
+					CASE WHEN v.benchmark THEN b.benchmark END,
+					CASE WHEN v.target THEN b.target END,
+					CASE WHEN v.test THEN b.test END,
+					CASE WHEN v.cache THEN b.cache END,
+					CASE WHEN v.block_size THEN b.block_size END,
+					CASE WHEN v.streams THEN b.streams || ' streams' END,
+					CASE WHEN v.direct THEN CASE WHEN b.direct THEN 'direct' ELSE 'buffered' END END),
+					''), b.label) AS name,
+			   min(b.first_at) OVER (PARTITION BY b.label) AS label_at,
+			   max(b.value) OVER () AS top,
+			   round(b.value::numeric, 1)::text AS shown
+		FROM bars b, varies v
+	),
+	drawn AS (
+		SELECT nb.*,
+			   CASE WHEN nb.top > 0 AND nb.value > 0
+					THEN greatest(1, round(nb.value / nb.top * width * 8))::integer
+					ELSE 0 END AS eighths
+		FROM named nb
+	)
+	SELECT rpad(d.name, max(length(d.name)) OVER ()) || '  ' ||
+		   rpad(CASE WHEN unicode
+					 THEN repeat(chr(9608), d.eighths / 8) ||
+						  CASE WHEN d.eighths % 8 > 0 THEN chr(9616 - d.eighths % 8) ELSE '' END
+					 ELSE CASE WHEN d.eighths > 0 AND d.eighths < 4 THEN '.'
+							   ELSE repeat('#', round(d.eighths / 8.0)::integer) END
+				END, width) || '  ' ||
+		   lpad(d.shown, max(length(d.shown)) OVER ()) ||
+		   CASE WHEN unit <> '' THEN ' ' || unit ELSE '' END
+	FROM drawn d
+	ORDER BY d.label_at, d.label, d.benchmark, d.target,
+			 array_position(ARRAY['seqwrite', 'seqread', 'randread', 'randwrite', 'sync'], d.test),
+			 d.test, d.cache,
+			 CASE WHEN d.block_size ~ '^[0-9]+ ?(bytes|kB|MB|GB)$' THEN pg_size_bytes(d.block_size) END,
+			 d.block_size, d.streams, d.direct
+	LOOP
+		n := n + 1;
+		RETURN NEXT;
+	END LOOP;
+
+	IF n = 0 THEN
+		RAISE NOTICE 'no recorded measurement of "%" matches', metric
+			USING HINT = 'The metrics are the keys of bench_history.metrics, such as mb_per_s, iops, lat_p99_us or tps.';
+	END IF;
+END;
+$$;
+
+COMMENT ON FUNCTION bench_chart(text, text, text, text, text, integer) IS
+'a recorded metric as horizontal text bars, one line per label (and per test, block size, target, ... where they differ)';
+
+GRANT EXECUTE ON FUNCTION bench_record(text, text, jsonb, text) TO PUBLIC;

@@ -4,6 +4,13 @@
 --
 CREATE EXTENSION benchstore;
 
+-- No progress messages in the tests that follow (their timing varies).
+DO $$
+BEGIN
+	EXECUTE format('ALTER DATABASE %I SET benchstore.progress_interval = 0', current_database());
+END
+$$;
+
 CREATE TEMP VIEW ext_function AS
 	SELECT p.*
 	FROM pg_proc p
@@ -29,7 +36,8 @@ WHERE a.m = 'o'
 ORDER BY 1, 2;
 
 -- Who may run what: cold-cache eviction needs the checkpoint right, the
--- tablespace I/O tests the right to write server files.
+-- tablespace I/O tests the right to write server files; the history is
+-- open to all (row-level security shows each role its own runs).
 SELECT p.proname AS function,
 	   has_function_privilege('public', p.oid, 'EXECUTE') AS public,
 	   has_function_privilege('pg_checkpoint', p.oid, 'EXECUTE') AS pg_checkpoint,
@@ -37,6 +45,19 @@ SELECT p.proname AS function,
 FROM pg_proc p
 WHERE p.proname LIKE 'bench\_%'
 ORDER BY 1::text;
+
+-- The history's tables and view: everyone reads (rows filtered by
+-- row-level security) and deletes their own runs; only the benchmarks write.
+SELECT c.relname, c.relkind, c.relrowsecurity AS rls,
+	   has_table_privilege('public', c.oid, 'SELECT') AS public_select,
+	   has_table_privilege('public', c.oid, 'INSERT') AS public_insert,
+	   has_table_privilege('public', c.oid, 'UPDATE') AS public_update,
+	   has_table_privilege('public', c.oid, 'DELETE') AS public_delete
+FROM pg_class c
+JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = c.oid
+	AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'benchstore'
+ORDER BY 1;
 
 -- A helper for the error tests: run a statement and show the SQLSTATE,
 -- message, detail and hint of the error it raises.

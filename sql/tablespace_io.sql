@@ -126,13 +126,13 @@ SET ROLE regress_bs_io;
 SELECT err_code, message FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1MB')$$);
 RESET ROLE;
 -- EXECUTE granted by hand does not bypass the check in C.
-GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval)
+GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean)
 	TO regress_bs_io;
 SET ROLE regress_bs_io;
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1MB', direct => false)$$);
 RESET ROLE;
 
-REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval)
+REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean)
 	FROM regress_bs_io;
 DROP TABLESPACE regress_bs_ts;
 DROP ROLE regress_bs_io;

@@ -1219,14 +1219,14 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, BsRun *run,
 }
 
 /*
- * Describe a call for the history (see history.c): the arguments as given
- * (sizes and duration as text, as the caller wrote them) and the
- * tablespaces.
+ * Describe a call for the history (see history.c): the arguments (sizes
+ * as the caller wrote them, the duration in seconds) and the tablespaces.
  */
 static void
 describe_run(BsRun *run, FunctionCallInfo fcinfo, const BsIoArgs *args)
 {
 	StringInfoData tests;
+	char		seconds[64];
 
 	bs_run_arg_text(run, "size", text_to_cstring(PG_GETARG_TEXT_PP(1)));
 	bs_run_arg_text(run, "block_size", text_to_cstring(PG_GETARG_TEXT_PP(2)));
@@ -1242,9 +1242,8 @@ describe_run(BsRun *run, FunctionCallInfo fcinfo, const BsIoArgs *args)
 	bs_run_arg_json(run, "tests", tests.data);
 	bs_run_arg_int(run, "streams", args->streams);
 	bs_run_arg_bool(run, "direct", args->direct);
-	bs_run_arg_text(run, "duration",
-					DatumGetCString(DirectFunctionCall1(interval_out,
-														PG_GETARG_DATUM(6))));
+	snprintf(seconds, sizeof(seconds), "%.15g", args->duration_us / 1e6);
+	bs_run_arg_json(run, "duration_s", seconds);
 	bs_run_arg_bool(run, "track_latency", bs_track_latency);
 	for (int i = 0; i < args->ntablespaces; i++)
 		bs_run_tablespace(run, args->tablespaces[i]);

@@ -1,0 +1,263 @@
+--
+-- history: every benchmark call is recorded (unless record => false), with
+-- its label, arguments, settings and result rows; bench_record adds outside
+-- measurements; bench_history, bench_compare, bench_chart, bench_forget and
+-- bench_run_json read and prune the history.  Comparisons and charts run on
+-- measurements recorded with known numbers, so their output is exact.
+--
+SET client_encoding = 'UTF8';
+-- earlier tests recorded their runs: start from an empty history
+TRUNCATE bench_run, bench_result;
+
+-- The history tables are configuration tables of the extension: pg_dump
+-- keeps their rows and the run id sequence.
+SELECT unnest(extconfig)::regclass AS config_table, unnest(extcondition) AS condition
+FROM pg_extension WHERE extname = 'benchstore' ORDER BY 1::text;
+
+CREATE TABLE hist_t AS SELECT g AS id, g % 7 AS k FROM generate_series(1, 5000) g;
+
+--
+-- Recording bench_seqscan: one run per call, one result row per row.
+--
+SELECT run, mode, pages, tuples
+FROM bench_seqscan('hist_t', repeat => 2, label => 'scan-a');
+
+SELECT run_id = currval('bench_run_id_seq') AS newest, recorded_by = current_user AS by_me,
+	   label, benchmark, target_kind, target, target_oid = 'hist_t'::regclass AS oid_ok,
+	   arguments, finished_at >= started_at AS times_ok
+FROM bench_run;
+
+-- Every result column is kept, by name, with the value returned.
+SELECT x.row_no, array(SELECT jsonb_object_keys(x.metrics) ORDER BY 1) AS columns
+FROM bench_result x ORDER BY x.row_no;
+SELECT h.row_no, h.test, h.cache, h.target, h.size_mb = s.size_mb AS size_same,
+	   (h.metrics ->> 'tuples')::bigint = (SELECT count(*) FROM hist_t) AS tuples_same,
+	   h.mb_per_s > 0 AS rate_ok, h.tuples_per_s > 0 AS tuples_rate_ok,
+	   h.block_size, h.streams, h.iops, h.tps
+FROM bench_history h
+JOIN LATERAL (SELECT pg_relation_size('hist_t') / 1048576.0 AS size_mb) s ON true
+ORDER BY h.row_no;
+
+-- The settings that shape the numbers, and where the tablespace lives.
+SELECT array(SELECT jsonb_object_keys(settings) ORDER BY 1) AS settings
+FROM bench_run;
+SELECT settings ->> 'block_size' = current_setting('block_size') AS block_size_ok,
+	   settings ->> 'shared_buffers' = current_setting('shared_buffers') AS shared_buffers_ok,
+	   settings ->> 'fsync' = current_setting('fsync') AS fsync_ok,
+	   settings ->> 'wal_sync_method' = current_setting('wal_sync_method') AS sync_method_ok,
+	   (settings ->> 'server_version_num')::int = current_setting('server_version_num')::int AS version_ok,
+	   settings ->> 'system_identifier' = (SELECT system_identifier::text FROM pg_control_system()) AS sysid_ok,
+	   settings ->> 'host_name' <> '' AS host_ok,
+	   jsonb_array_length(settings -> 'tablespaces') AS tablespaces,
+	   settings -> 'tablespaces' -> 0 ->> 'name' AS tablespace,
+	   settings -> 'tablespaces' -> 0 ->> 'directory' LIKE '%/base' AS directory_ok,
+	   array(SELECT jsonb_object_keys(settings -> 'tablespaces' -> 0) ORDER BY 1) AS tablespace_keys,
+	   settings -> 'tablespaces' -> 0 ->> 'filesystem' IS NOT NULL AS filesystem_known
+FROM bench_run;
+
+-- record => false: nothing recorded, the rows are returned all the same.
+SELECT count(*) AS rows FROM bench_seqscan('hist_t', record => false);
+SELECT count(*) AS runs FROM bench_run;
+
+-- In a read-only transaction the run is returned, not recorded, and a
+-- NOTICE says so; record => false silences it.
+BEGIN READ ONLY;
+SELECT count(*) AS rows FROM bench_seqscan('hist_t', mode => 'buffer', label => 'ro');
+SELECT count(*) AS rows FROM bench_seqscan('hist_t', record => false);
+COMMIT;
+SELECT count(*) AS runs FROM bench_run WHERE label = 'ro';
+
+-- A run is kept when its transaction commits.
+BEGIN;
+SELECT count(*) AS rows FROM bench_seqscan('hist_t', label => 'rolled-back');
+ROLLBACK;
+SELECT count(*) AS runs FROM bench_run WHERE label = 'rolled-back';
+
+-- Labels: never empty, never all digits (those are run ids), not too long.
+SELECT * FROM expect_error($$SELECT bench_seqscan('hist_t', label => '')$$);
+SELECT * FROM expect_error($$SELECT bench_seqscan('hist_t', label => '2024')$$);
+SELECT * FROM expect_error($$SELECT bench_seqscan('hist_t', label => repeat('x', 201))$$);
+SELECT * FROM expect_error($$SELECT bench_seqscan('hist_t', record => NULL)$$);
+SELECT * FROM expect_error($$SELECT bench_tablespace_io(size => '1MB', label => '')$$);
+
+--
+-- Recording the tablespace tests: arguments as given, one row per test.
+--
+SELECT test, bytes
+FROM bench_tablespace_io(size => '1MB', block_size => '64kB', tests => '{seqwrite,randread}',
+						 direct => false, duration => '1s', label => 'io-a');
+SELECT benchmark, target_kind, target, target_oid = (SELECT oid FROM pg_tablespace WHERE spcname = 'pg_default') AS oid_ok,
+	   arguments - 'track_latency' AS arguments
+FROM bench_run WHERE label = 'io-a';
+SELECT h.row_no, h.target, h.test, h.block_size, h.streams, h.direct,
+	   (h.metrics ->> 'bytes')::bigint AS bytes, h.mb_per_s > 0 AS rate_ok, h.iops > 0 AS iops_ok,
+	   h.lat_p50_us <= h.lat_p99_us AS lat_ok
+FROM bench_history h WHERE h.label = 'io-a' ORDER BY h.row_no;
+
+SELECT tablespace, test, streams FROM bench_tablespaces_io('{pg_default}', size => '1MB',
+	tests => '{seqwrite}', direct => false, label => 'io-b');
+SELECT r.target_kind, r.target, r.target_oid, r.arguments -> 'tablespaces' AS tablespaces,
+	   array(SELECT h.target FROM bench_history h WHERE h.run_id = r.run_id ORDER BY h.row_no) AS row_targets
+FROM bench_run r WHERE r.label = 'io-b';
+
+--
+-- bench_record: outside measurements, one object or an array of them.
+--
+SELECT bench_record('pgbench', 'pg_default', '{"tps": 1234.5, "latency_avg_ms": 6.5, "clients": 8}',
+					'io-a') > 0 AS recorded;
+SELECT bench_record('fio', 'lun7', '[{"test": "randread", "iops": 9000}, {"test": "randwrite", "iops": 4000}]') > 0 AS recorded;
+SELECT h.label, h.benchmark, h.target_kind, h.target, h.test, h.iops, h.tps, h.metrics
+FROM bench_history h WHERE h.benchmark IN ('pgbench', 'fio') ORDER BY h.run_id, h.row_no;
+SELECT benchmark, settings -> 'tablespaces' -> 0 ->> 'name' AS tablespace
+FROM bench_run WHERE benchmark IN ('pgbench', 'fio') ORDER BY run_id;
+
+SELECT * FROM expect_error($$SELECT bench_record('seqscan', 't', '{"mb_per_s": 1}')$$);
+SELECT * FROM expect_error($$SELECT bench_record('', 't', '{"tps": 1}')$$);
+SELECT * FROM expect_error($$SELECT bench_record(NULL, 't', '{"tps": 1}')$$);
+SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', NULL)$$);
+SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', '12')$$);
+SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', '{}')$$);
+SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', '[]')$$);
+SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', '[{"tps": 1}, 2]')$$);
+SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', '{"tps": 1}', '7')$$);
+BEGIN READ ONLY;
+SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', '{"tps": 1}')$$);
+COMMIT;
+
+--
+-- bench_run_json: a run as one document.
+--
+SELECT array(SELECT jsonb_object_keys(bench_run_json(run_id)) ORDER BY 1) AS keys,
+	   jsonb_array_length(bench_run_json(run_id) -> 'results') AS results
+FROM bench_run WHERE label = 'scan-a';
+SELECT * FROM expect_error($$SELECT bench_run_json(999999)$$);
+
+--
+-- bench_compare on known numbers.  tps: higher is better; latency_avg_ms:
+-- lower is better.  Three runs a side give the noise.
+--
+TRUNCATE bench_run, bench_result;
+SELECT count(bench_record('pgbench', 'fast1', m::jsonb, 'chunk64k')) FROM unnest(ARRAY[
+	'{"tps": 1000, "latency_avg_ms": 8.0}', '{"tps": 1020, "latency_avg_ms": 7.8}',
+	'{"tps": 980, "latency_avg_ms": 8.2}']) m;
+SELECT count(bench_record('pgbench', 'fast1', m::jsonb, 'chunk256k')) FROM unnest(ARRAY[
+	'{"tps": 1200, "latency_avg_ms": 6.6}', '{"tps": 1180, "latency_avg_ms": 6.8}',
+	'{"tps": 1220, "latency_avg_ms": 6.5}']) m;
+SELECT count(bench_record('pgbench', 'fast1', m::jsonb, 'chunk128k')) FROM unnest(ARRAY[
+	'{"tps": 1010, "latency_avg_ms": 7.9}', '{"tps": 995, "latency_avg_ms": 8.1}']) m;
+SELECT count(bench_record('pgbench', 'fast1', m::jsonb, 'chunk32k')) FROM unnest(ARRAY[
+	'{"tps": 700, "latency_avg_ms": 11.0}', '{"tps": 710, "latency_avg_ms": 11.2}']) m;
+SELECT bench_record('pgbench', 'fast1', '{"tps": 1500}', 'once-a') > 0 AS a,
+	   bench_record('pgbench', 'fast1', '{"tps": 1000}', 'once-b') > 0 AS b;
+
+-- better on both metrics
+SELECT metric, baseline_runs, candidate_runs, baseline_value, candidate_value, ratio, noise_pct, verdict
+FROM bench_compare('chunk64k', 'chunk256k');
+-- worse
+SELECT metric, baseline_value, candidate_value, ratio, verdict
+FROM bench_compare('chunk64k', 'chunk32k');
+-- a 0.3 % difference inside a 4 % spread is noise
+SELECT metric, baseline_value, candidate_value, ratio, noise_pct, verdict
+FROM bench_compare('chunk64k', 'chunk128k');
+-- one run each: no verdict, however large the difference
+SELECT metric, baseline_runs, candidate_runs, ratio, noise_pct, verdict
+FROM bench_compare('once-b', 'once-a');
+-- one run against three: the repeated side's spread stands for both
+SELECT metric, baseline_runs, candidate_runs, ratio, noise_pct, verdict
+FROM bench_compare('once-b', 'chunk256k');
+-- a run id stands for its run; a metrics list picks metrics
+SELECT metric, baseline_runs, candidate_runs, verdict
+FROM bench_compare((SELECT min(run_id) FROM bench_run WHERE label = 'chunk64k')::text,
+				   'chunk256k', metrics => '{tps}');
+
+-- Built-in benchmarks compare by test, block size, streams and direct, on
+-- their headline metrics; one tablespace against another when each side
+-- has one.  Rows recorded with known numbers, as the C code records them.
+CREATE FUNCTION fake_io(lbl text, spc text, test text, bs text, mbs float8, p99 float8)
+RETURNS void LANGUAGE sql AS $$
+	WITH r AS (
+		INSERT INTO bench_run (started_at, finished_at, recorded_by, label, benchmark,
+							   target_kind, target, arguments, settings)
+		VALUES (now(), now(), current_user, lbl, 'tablespace_io', 'tablespace', spc, '{}', '{}')
+		RETURNING run_id)
+	INSERT INTO bench_result (run_id, row_no, metrics)
+	SELECT r.run_id, 1, jsonb_build_object('tablespace', spc, 'test', test, 'block_size', bs,
+		'streams', 1, 'direct', true, 'mb_per_s', mbs, 'iops', mbs * 1048576 / pg_size_bytes(bs),
+		'lat_p99_us', p99)
+	FROM r;
+$$;
+SELECT count(*) FROM (SELECT fake_io('disk-a', 'fast1', t, bs, mbs, p99) FROM (VALUES
+	('seqread', '1MB', 500, 2100), ('seqread', '1MB', 510, 2000), ('seqread', '1MB', 490, 2200),
+	('randread', '8kB', 40, 300), ('randread', '8kB', 41, 290), ('randread', '8kB', 39, 310),
+	('seqread', '64kB', 300, 400), ('seqread', '64kB', 301, 410)) v(t, bs, mbs, p99)) f;
+SELECT count(*) FROM (SELECT fake_io('disk-b', 'fast3', t, bs, mbs, p99) FROM (VALUES
+	('seqread', '1MB', 400, 2600), ('seqread', '1MB', 405, 2550), ('seqread', '1MB', 395, 2650),
+	('randread', '8kB', 80, 150), ('randread', '8kB', 82, 140), ('randread', '8kB', 78, 160),
+	('seqwrite', '1MB', 300, 1000)) v(t, bs, mbs, p99)) f;
+SELECT benchmark, target, test, block_size, streams, direct, metric, baseline_runs AS b_n,
+	   candidate_runs AS c_n, baseline_value, candidate_value, ratio, verdict
+FROM bench_compare('disk-a', 'disk-b');
+
+-- Nothing in common: no rows and a NOTICE.
+SELECT * FROM bench_compare('disk-a', 'chunk64k');
+SELECT * FROM expect_error($$SELECT * FROM bench_compare('no-such-label', 'disk-a')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_compare('disk-a', NULL)$$);
+
+--
+-- bench_chart on the same numbers: bars scaled to the largest mean.
+--
+SELECT * FROM bench_chart('tps', label_like => 'chunk%');
+SELECT * FROM bench_chart('tps', label_like => 'chunk%', width => 10);
+-- what differs between the bars names them: test and block size here
+SELECT * FROM bench_chart('mb_per_s', label_like => 'disk-a', width => 20);
+SELECT * FROM bench_chart('lat_p99_us', test => 'randread', width => 20);
+-- ASCII when the client cannot show block characters
+SET client_encoding = 'LATIN1';
+SELECT * FROM bench_chart('tps', label_like => 'chunk%', width => 20);
+RESET client_encoding;
+SET client_encoding = 'UTF8';
+SELECT * FROM bench_chart('no_such_metric');
+SELECT * FROM expect_error($$SELECT * FROM bench_chart(NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_chart('tps', width => 0)$$);
+
+--
+-- Who sees and removes what: a role sees its own runs (members of
+-- pg_read_all_stats see all), removes only its own, and cannot write the
+-- tables except through the benchmarks.
+--
+CREATE ROLE regress_bs_hist1;
+CREATE ROLE regress_bs_hist2;
+CREATE ROLE regress_bs_stats IN ROLE pg_read_all_stats;
+GRANT SELECT ON hist_t TO regress_bs_hist1;
+SET ROLE regress_bs_hist1;
+SELECT count(*) AS rows FROM bench_seqscan('hist_t', label => 'mine');
+SELECT bench_record('pgbench', 'fast1', '{"tps": 5}', 'mine') > 0 AS recorded;
+SELECT label, benchmark, recorded_by FROM bench_history ORDER BY run_id;
+SELECT * FROM expect_error($$INSERT INTO bench_run (started_at, finished_at, recorded_by, benchmark, target_kind, arguments, settings) VALUES (now(), now(), 'x', 'fake', 'other', '{}', '{}')$$);
+SELECT * FROM expect_error($$UPDATE bench_run SET label = 'x'$$);
+SELECT * FROM bench_forget('chunk64k');
+SET ROLE regress_bs_hist2;
+SELECT count(*) AS visible FROM bench_history;
+SELECT * FROM bench_forget('mine');
+SET ROLE regress_bs_stats;
+SELECT count(DISTINCT label) AS labels_visible FROM bench_history;
+SELECT * FROM bench_forget('mine');
+SET ROLE regress_bs_hist1;
+SELECT * FROM bench_forget('mine');
+RESET ROLE;
+SELECT count(*) AS mine_left FROM bench_run WHERE label = 'mine';
+
+--
+-- bench_forget: by run id and by label, with the rows removed.
+--
+SELECT * FROM bench_forget((SELECT min(run_id) FROM bench_run WHERE label = 'chunk64k'));
+SELECT * FROM bench_forget('chunk64k');
+SELECT * FROM bench_forget('disk-b');
+SELECT * FROM bench_forget('no-such-label');
+SELECT label, count(*) AS rows FROM bench_history GROUP BY label ORDER BY label;
+
+DROP FUNCTION fake_io(text, text, text, text, float8, float8);
+DROP TABLE hist_t;
+DROP ROLE regress_bs_hist1;
+DROP ROLE regress_bs_hist2;
+DROP ROLE regress_bs_stats;
