@@ -384,19 +384,20 @@ GRANT SELECT ON bench_history TO PUBLIC;
 --
 -- bench_record: store an outside measurement (a pgbench run, say) beside
 -- the recorded benchmarks.  metrics is one object (one result row) or an
--- array of objects.  Returns the run id.
+-- array of objects; arguments, how it was run.  Returns the run id.
 --
 CREATE FUNCTION bench_record(
-	benchmark text,
-	target text,
-	metrics jsonb,
-	label text DEFAULT NULL
+	benchmark text,					-- the tool or test, e.g. 'pgbench'
+	target text,					-- what it ran against; a tablespace name is recognised
+	metrics jsonb,					-- e.g. '{"tps": 1234.5, "latency_avg_ms": 6.5}'
+	label text DEFAULT NULL,
+	arguments jsonb DEFAULT NULL	-- e.g. '{"clients": 8, "duration_s": 60}'
 )
 RETURNS bigint
 AS 'MODULE_PATHNAME', 'bench_record'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION bench_record(text, text, jsonb, text) IS
+COMMENT ON FUNCTION bench_record(text, text, jsonb, text, jsonb) IS
 'record an outside measurement (for example pgbench tps) in the benchmark history';
 
 --
@@ -492,7 +493,7 @@ BEGIN
 			   'benchmark', r.benchmark,
 			   'target_kind', r.target_kind,
 			   'target', r.target,
-			   'target_oid', r.target_oid,
+			   'target_oid', r.target_oid::bigint,
 			   'arguments', r.arguments,
 			   'settings', r.settings,
 			   'results', coalesce((SELECT jsonb_agg(x.metrics ORDER BY x.row_no)
@@ -815,4 +816,4 @@ $$;
 COMMENT ON FUNCTION bench_chart(text, text, text, text, text, integer) IS
 'a recorded metric as horizontal text bars, one line per label (and per test, block size, target, ... where they differ)';
 
-GRANT EXECUTE ON FUNCTION bench_record(text, text, jsonb, text) TO PUBLIC;
+GRANT EXECUTE ON FUNCTION bench_record(text, text, jsonb, text, jsonb) TO PUBLIC;

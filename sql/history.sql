@@ -103,12 +103,12 @@ FROM bench_run r WHERE r.label = 'io-b';
 --
 -- bench_record: outside measurements, one object or an array of them.
 --
-SELECT bench_record('pgbench', 'pg_default', '{"tps": 1234.5, "latency_avg_ms": 6.5, "clients": 8}',
-					'io-a') > 0 AS recorded;
+SELECT bench_record('pgbench', 'pg_default', '{"tps": 1234.5, "latency_avg_ms": 6.5}',
+					'io-a', '{"clients": 8, "duration_s": 60}') > 0 AS recorded;
 SELECT bench_record('fio', 'lun7', '[{"test": "randread", "iops": 9000}, {"test": "randwrite", "iops": 4000}]') > 0 AS recorded;
 SELECT h.label, h.benchmark, h.target_kind, h.target, h.test, h.iops, h.tps, h.metrics
 FROM bench_history h WHERE h.benchmark IN ('pgbench', 'fio') ORDER BY h.run_id, h.row_no;
-SELECT benchmark, settings -> 'tablespaces' -> 0 ->> 'name' AS tablespace
+SELECT benchmark, arguments, settings -> 'tablespaces' -> 0 ->> 'name' AS tablespace
 FROM bench_run WHERE benchmark IN ('pgbench', 'fio') ORDER BY run_id;
 
 SELECT * FROM expect_error($$SELECT bench_record('seqscan', 't', '{"mb_per_s": 1}')$$);
@@ -120,6 +120,7 @@ SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', '{}')$$);
 SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', '[]')$$);
 SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', '[{"tps": 1}, 2]')$$);
 SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', '{"tps": 1}', '7')$$);
+SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', '{"tps": 1}', NULL, '[8]')$$);
 BEGIN READ ONLY;
 SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', '{"tps": 1}')$$);
 COMMIT;

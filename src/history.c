@@ -529,9 +529,11 @@ bs_run_finish(BsRun *run)
 
 /*
  * bench_record(benchmark text, target text, metrics jsonb,
- *				label text DEFAULT NULL) RETURNS bigint
+ *				label text DEFAULT NULL, arguments jsonb DEFAULT NULL)
+ *	RETURNS bigint
  *
- * metrics is one object (one result row) or a non-empty array of objects.
+ * metrics is one object (one result row) or a non-empty array of objects;
+ * arguments, an object saying how the measurement was taken.
  * A target that names a tablespace is recorded as that tablespace, with
  * its filesystem in the settings snapshot.
  */
@@ -586,6 +588,25 @@ bench_record(PG_FUNCTION_ARGS)
 	}
 
 	bs_run_begin(&run, fcinfo, benchmark, 3, -1);
+	if (!PG_ARGISNULL(4))
+	{
+		Jsonb	   *arguments = PG_GETARG_JSONB_P(4);
+		char	   *text;
+
+		if (!JB_ROOT_IS_OBJECT(arguments) || JB_ROOT_IS_SCALAR(arguments))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("arguments must be a JSON object"),
+					 errhint("For example '{\"clients\": 8, \"duration_s\": 60}'.")));
+		/* its members, after the label's */
+		text = JsonbToCString(NULL, &arguments->root, VARSIZE(arguments));
+		if (JB_ROOT_COUNT(arguments) > 0)
+		{
+			if (run.args.len > 0)
+				appendStringInfoString(&run.args, ", ");
+			appendBinaryStringInfo(&run.args, text + 1, strlen(text) - 2);
+		}
+	}
 	if (!PG_ARGISNULL(1))
 	{
 		char	   *target = text_to_cstring(PG_GETARG_TEXT_PP(1));
