@@ -910,7 +910,7 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
 			if (leader)
 			{
 				bs_progress_begin(&progress,
-								  psprintf("writing the file to %s",
+								  psprintf("%s, writing its file first",
 										   progress_label(sh, test)),
 								  sh->size - st.filled, 0);
 				st.progress = &progress;

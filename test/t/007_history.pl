@@ -12,6 +12,7 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use File::Find;
+use JSON::PP;
 use FindBin;
 use lib "$FindBin::RealBin/../perl";
 use BenchstoreTAP;
@@ -353,16 +354,27 @@ sub temp_files
 }
 
 # Run $sql (which prints "done:...") in the background while sampling;
-# return the samples as "backend_type|type|event" => count.
+# return the samples as "backend_type|type|event" => count.  The sampler
+# starts first, so that it sees the run from its beginning.
 sub sample_run
 {
 	my ($sql, $pattern) = @_;
+	my $sampler = $node->background_psql('postgres');
+	$sampler->query_until(qr//,
+		"SELECT 'samples:' || coalesce(jsonb_agg(s)::text, '[]') FROM sample_waits('$pattern', 20000) s;\n");
+	$node->poll_query_until('postgres', q{
+		SELECT count(*) > 0 FROM pg_stat_activity
+		WHERE query LIKE '%sample_waits(%' AND state = 'active' AND pid <> pg_backend_pid()})
+	  or die 'the sampler did not start';
 	my $bg = $node->background_psql('postgres');
 	$bg->query_until(qr//, "$sql;\n");
-	my @samples = bs_rows($node, "SELECT * FROM sample_waits('$pattern', 20000)");
+	my $out = $sampler->query_until(qr/samples:.*\n/, '');
 	$bg->query_until(qr/done:\d+\n/, '');
 	$bg->quit;
-	my %seen = map { ("$_->{backend_type}|$_->{wait_event_type}|$_->{wait_event}" => $_->{samples}) } @samples;
+	$sampler->quit;
+	my ($json) = $out =~ /samples:(.*)\n/;
+	my %seen = map { ("$_->{backend_type}|$_->{wait_event_type}|$_->{wait_event}" => $_->{samples}) }
+	  @{ decode_json($json) };
 	note "samples: " . join(', ', map { "$_ x$seen{$_}" } sort keys %seen);
 	return %seen;
 }
