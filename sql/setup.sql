@@ -37,7 +37,7 @@ ORDER BY 1, 2;
 
 -- Who may run what: cold-cache eviction needs the checkpoint right, the
 -- tablespace I/O tests the right to write server files; the history is
--- open to all (row-level security shows each role its own runs).
+-- open to all.
 SELECT p.proname AS function,
 	   has_function_privilege('public', p.oid, 'EXECUTE') AS public,
 	   has_function_privilege('pg_checkpoint', p.oid, 'EXECUTE') AS pg_checkpoint,
@@ -46,8 +46,8 @@ FROM pg_proc p
 WHERE p.proname LIKE 'bench\_%'
 ORDER BY 1::text;
 
--- The history's tables and view: everyone reads (rows filtered by
--- row-level security) and deletes their own runs; only the benchmarks write.
+-- The history's tables and view: everyone reads them (pg_dump must) and
+-- deletes their own runs; only the benchmarks and bench_record insert.
 SELECT c.relname, c.relkind, c.relrowsecurity AS rls,
 	   has_table_privilege('public', c.oid, 'SELECT') AS public_select,
 	   has_table_privilege('public', c.oid, 'INSERT') AS public_insert,

@@ -28,7 +28,8 @@ $node->safe_psql('postgres', q{
 	VACUUM (FREEZE, ANALYZE) small;
 	SELECT count(*) FROM bench_seqscan('small', repeat => 3, label => 'before');
 	SELECT bench_record('pgbench', 'pg_default',
-		'{"tps": 1234.5, "latency_avg_ms": 6.5}', 'before');
+		'{"tps": 1234.5, "latency_avg_ms": 6.5}', 'before',
+		arguments => '{"clients": 8, "duration_s": 60}');
 	SELECT bench_record('pgbench', 'pg_default',
 		'{"tps": 1300, "latency_avg_ms": 6.1}', 'middle');
 	SELECT count(*) FROM bench_tablespace_io(size => '4MB', tests => '{seqwrite,seqread}',
@@ -56,8 +57,11 @@ $source{$_} = $node->safe_psql('postgres', $queries{$_}) foreach keys %queries;
 my $runs = $node->safe_psql('postgres', 'SELECT count(*) FROM bench_run');
 is($runs, 5, 'five runs recorded before the dump');
 is( $node->safe_psql('postgres',
+		q{SELECT arguments ->> 'clients' FROM bench_run WHERE benchmark = 'pgbench' AND label = 'before'}),
+	8, 'bench_record keeps the arguments given');
+is( $node->safe_psql('postgres',
 		"SELECT count(*) FROM bench_run WHERE label IS NULL AND benchmark = 'seqscan'"),
-	1, 'one of them without a label');
+	1, 'one run recorded without a label');
 my $last_id = $node->safe_psql('postgres', 'SELECT last_value FROM bench_run_id_seq');
 my $max_id = $node->safe_psql('postgres', 'SELECT max(run_id) FROM bench_run');
 cmp_ok($last_id, '>', $max_id,
@@ -224,8 +228,13 @@ $ret = $primary->psql('postgres', q{
 	stdout => \$out, stderr => \$err);
 like($err, qr/ERROR:\s+25006: cannot record a measurement in a read-only transaction\n(?:.*\n)?DETAIL:\s+The transaction is read-only\./,
 	'read-only transaction: bench_record raises SQLSTATE 25006');
+$primary->safe_psql('postgres', q{
+	BEGIN;
+	SELECT count(*) FROM bench_seqscan('t', label => 'rolled_back');
+	SELECT bench_record('pgbench', 'pg_default', '{"tps": 1}', 'rolled_back');
+	ROLLBACK;});
 is($primary->safe_psql('postgres', 'SELECT count(*) FROM bench_run'), $primary_runs,
-	'read-only transactions recorded nothing');
+	'read-only and rolled-back transactions recorded nothing');
 is($primary->safe_psql('postgres',
 		q{SELECT count(*) FROM bench_seqscan('t', label => 'read_write')}), 1,
 	'a read-write transaction after them');
@@ -296,7 +305,7 @@ $ret = $node->psql('postgres', q{
 		direct => false, duration => '100ms', record => false);},
 	stdout => \$out, stderr => \$err);
 is($ret, 0, 'progress: randread runs');
-like($err, qr/NOTICE:\s+writing the file to randread on "pg_default": \d+% done, [\d.]+ MB in [\d.]+ s/,
+like($err, qr/NOTICE:\s+randread on "pg_default", writing its file first: \d+% done, [\d.]+ MB in [\d.]+ s, [\d.]+ MB\/s now/,
 	'progress: NOTICE while the file for randread is written');
 note 'randread progress lines: ' . scalar(() = $err =~ /NOTICE:\s+randread on/g);
 
