@@ -126,6 +126,31 @@ is_deeply(
 is($node->safe_psql('postgres', 'SELECT count(*) FROM bench_run'), $runs,
 	'the original database is untouched');
 
+# A database owner who is not a superuser dumps a database with benchstore
+# in it, history included (the history is readable by every role).
+$node->safe_psql('postgres', q{
+	CREATE ROLE regress_owner LOGIN;
+	CREATE DATABASE owned OWNER regress_owner;
+});
+$node->safe_psql('owned', q{
+	CREATE EXTENSION benchstore;
+	SELECT bench_record('pgbench', 'pg_default', '{"tps": 1}', 'by-superuser');
+});
+$node->safe_psql('owned', q{
+	SET ROLE regress_owner;
+	SELECT bench_record('pgbench', 'pg_default', '{"tps": 2}', 'by-owner');
+});
+my $owner_dump = $node->basedir . '/owned.sql';
+$node->command_ok(
+	[
+		'pg_dump', '-U', 'regress_owner', '-d', $node->connstr('owned'),
+		'-f', $owner_dump
+	],
+	'a non-superuser database owner can pg_dump a database with benchstore');
+my $owner_text = slurp_file($owner_dump);
+like($owner_text, qr/by-superuser/, 'with the runs of other roles');
+like($owner_text, qr/by-owner/, 'and its own');
+
 # ----------------------------------------------------------------
 # Hot standby and read-only transactions
 # ----------------------------------------------------------------
