@@ -123,6 +123,11 @@ BEGIN
 		JOIN pg_namespace n ON n.oid = c.relnamespace
 		WHERE c.relkind IN ('r', 'p', 'm')
 		  AND NOT c.relispartition		-- counted in their partitioned table
+		  AND NOT EXISTS (				-- benchstore's own history tables
+			  SELECT 1 FROM pg_depend d
+			  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'benchstore'
+			  WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
+				AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e')
 		  AND CASE WHEN schema IS NULL
 				   THEN n.nspname NOT IN ('pg_catalog', 'information_schema')
 						AND n.nspname !~ '^pg_toast'

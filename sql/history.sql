@@ -256,6 +256,11 @@ SELECT * FROM bench_forget('disk-b');
 SELECT * FROM bench_forget('no-such-label');
 SELECT label, count(*) AS rows FROM bench_history GROUP BY label ORDER BY label;
 
+-- bench_relation_sizes leaves benchstore's own tables out.
+SELECT count(*) AS history_tables_listed
+FROM bench_relation_sizes(NULL) r
+WHERE r.relation IN ('bench_run'::regclass, 'bench_result'::regclass);
+
 DROP FUNCTION fake_io(text, text, text, text, float8, float8);
 DROP TABLE hist_t;
 DROP ROLE regress_bs_hist1;
