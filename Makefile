@@ -33,3 +33,6 @@ EXTRA_CLEAN = results regression.diffs regression.out tmp_check log
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# The objects depend on the shared headers (PGXS tracks no dependencies).
+$(OBJS): src/benchstore.h src/compat.h src/target.h

@@ -323,37 +323,24 @@ SELECT pg_catalog.pg_extension_config_dump('bench_run_id_seq', '');
 
 -- Everyone who can connect reads the history, as pg_dump must (row-level
 -- security would stop every non-superuser's pg_dump of the database).
--- Only the benchmarks and bench_record insert; a role deletes its own runs
--- (the trigger skips others' rows), superusers any.
-GRANT SELECT, DELETE ON bench_run TO PUBLIC;
+-- Only the benchmarks and bench_record insert, and only bench_forget
+-- deletes: all of them in C, as the tables' owner, on behalf of the caller
+-- (a role removes its own runs; a superuser any).
+GRANT SELECT ON bench_run TO PUBLIC;
 GRANT SELECT ON bench_result TO PUBLIC;
 GRANT SELECT ON SEQUENCE bench_run_id_seq TO PUBLIC;
 
-CREATE FUNCTION bench_run_delete_check()
-RETURNS trigger
-LANGUAGE plpgsql
-SET search_path = pg_catalog, pg_temp
-AS $$
-BEGIN
-	IF OLD.recorded_by = current_user
-	   OR (SELECT r.rolsuper FROM pg_roles r WHERE r.rolname = current_user) THEN
-		RETURN OLD;
-	END IF;
-	RETURN NULL;				-- another role's run: left alone
-END;
-$$;
-
-CREATE TRIGGER bench_run_delete_check BEFORE DELETE ON bench_run
-	FOR EACH ROW EXECUTE FUNCTION bench_run_delete_check();
-
 --
 -- bench_metric: a number from a result row's metrics, NULL when the key is
--- missing or not a number.
+-- missing, not a number, or outside float8's range.
 --
 CREATE FUNCTION bench_metric(metrics jsonb, name text)
 RETURNS float8
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN CASE WHEN pg_catalog.jsonb_typeof(metrics -> name) = 'number'
+				 AND pg_catalog.abs((metrics ->> name)::pg_catalog.numeric) <= 1e300
+				 AND (pg_catalog.abs((metrics ->> name)::pg_catalog.numeric) >= 1e-300
+					  OR (metrics ->> name)::pg_catalog.numeric = 0)
 			THEN (metrics ->> name)::pg_catalog.float8 END;
 
 COMMENT ON FUNCTION bench_metric(jsonb, text) IS
@@ -375,7 +362,8 @@ SELECT r.run_id,
 	   coalesce(x.metrics ->> 'test', x.metrics ->> 'mode') AS test,
 	   x.metrics ->> 'cache' AS cache,
 	   x.metrics ->> 'block_size' AS block_size,
-	   bench_metric(x.metrics, 'streams')::integer AS streams,
+	   CASE WHEN bench_metric(x.metrics, 'streams') BETWEEN 0 AND 2147483647
+			THEN bench_metric(x.metrics, 'streams')::integer END AS streams,
 	   CASE WHEN jsonb_typeof(x.metrics -> 'direct') = 'boolean'
 			THEN (x.metrics ->> 'direct')::boolean END AS direct,
 	   bench_metric(x.metrics, 'size_mb') AS size_mb,
@@ -453,27 +441,8 @@ CREATE FUNCTION bench_forget(
 	OUT result_rows bigint			-- their result rows, removed with them
 )
 RETURNS record
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, @extschema@, pg_temp
-AS $$
-DECLARE
-	ids bigint[] := bench_run_ids(ref);
-BEGIN
-	WITH gone AS (
-		DELETE FROM bench_run r WHERE r.run_id = ANY (ids) RETURNING r.run_id
-	)
-	SELECT count(*),
-		   (SELECT count(*) FROM bench_result x WHERE x.run_id IN (SELECT g.run_id FROM gone g))
-	INTO runs, result_rows
-	FROM gone;
-
-	IF runs < cardinality(ids) THEN
-		RAISE NOTICE '% of % runs were not removed', cardinality(ids) - runs, cardinality(ids)
-			USING DETAIL = 'They were recorded by other roles.',
-				  HINT = 'A superuser can remove them.';
-	END IF;
-END;
-$$;
+AS 'MODULE_PATHNAME', 'bench_forget'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 CREATE FUNCTION bench_forget(
 	run_id bigint,
@@ -661,7 +630,7 @@ BEGIN
 					WHEN p.bn >= 2 THEN p.bn - 1
 					WHEN p.cn >= 2 THEN p.cn - 1 END AS df,
 			   -- lower is better for times and latencies, higher for rates and the rest
-			   (p.metric ~ '_per_s$'
+			   (p.metric ~ '_per_(s|sec|second)$'
 				OR p.metric !~ '(^lat_|latency|elapsed|_(ms|us|ns|s|sec|seconds)$)') AS higher_better
 		FROM pairs p
 	),
@@ -673,7 +642,7 @@ BEGIN
 	)
 	SELECT j.benchmark,
 		   CASE WHEN j.b_target IS NOT DISTINCT FROM j.c_target THEN j.b_target
-				ELSE j.b_target || ' / ' || j.c_target END,
+				ELSE coalesce(j.b_target, '?') || ' / ' || coalesce(j.c_target, '?') END,
 		   j.test, j.cache, j.block_size, j.streams, j.direct, j.metric,
 		   j.bn, j.cn,
 		   round(j.bm::numeric, 2)::float8,
@@ -681,6 +650,7 @@ BEGIN
 		   round((j.cm / nullif(j.bm, 0))::numeric, 3)::float8,
 		   round((100 * j.half / nullif(abs(j.bm), 0))::numeric, 1)::float8,
 		   CASE WHEN j.se IS NULL THEN 'no verdict: one run each'
+				WHEN j.se = 0 AND j.cm <> j.bm THEN 'no verdict: no spread'
 				WHEN abs(j.cm - j.bm) <= j.half THEN 'within noise'
 				WHEN (j.cm > j.bm) = j.higher_better THEN 'better'
 				ELSE 'worse' END
@@ -688,7 +658,7 @@ BEGIN
 	ORDER BY j.benchmark, j.b_target, j.c_target,
 			 array_position(ARRAY['seqwrite', 'seqread', 'randread', 'randwrite', 'sync'], j.test),
 			 j.test, j.cache,
-			 CASE WHEN j.block_size ~ '^[0-9]+ ?(bytes|kB|MB|GB)$' THEN pg_size_bytes(j.block_size) END,
+			 CASE WHEN j.block_size ~ '^[0-9]{1,9} ?(bytes|kB|MB|GB)$' THEN pg_size_bytes(j.block_size) END,
 			 j.block_size, j.streams, j.direct, j.metric
 	LOOP
 		found_any := true;
@@ -790,7 +760,7 @@ BEGIN
 					CASE WHEN v.cache THEN b.cache END,
 					CASE WHEN v.block_size THEN b.block_size END,
 					CASE WHEN v.streams THEN b.streams || ' streams' END,
-					CASE WHEN v.direct THEN CASE WHEN b.direct THEN 'direct' ELSE 'buffered' END END),
+					CASE WHEN v.direct THEN CASE b.direct WHEN true THEN 'direct' WHEN false THEN 'buffered' END END),
 					''), b.label) AS name,
 			   min(b.first_at) OVER (PARTITION BY b.label) AS label_at,
 			   max(b.value) OVER () AS top,
@@ -817,7 +787,7 @@ BEGIN
 	ORDER BY d.label_at, d.label, d.benchmark, d.target,
 			 array_position(ARRAY['seqwrite', 'seqread', 'randread', 'randwrite', 'sync'], d.test),
 			 d.test, d.cache,
-			 CASE WHEN d.block_size ~ '^[0-9]+ ?(bytes|kB|MB|GB)$' THEN pg_size_bytes(d.block_size) END,
+			 CASE WHEN d.block_size ~ '^[0-9]{1,9} ?(bytes|kB|MB|GB)$' THEN pg_size_bytes(d.block_size) END,
 			 d.block_size, d.streams, d.direct
 	LOOP
 		n := n + 1;

@@ -50,7 +50,7 @@ SELECT settings ->> 'block_size' = current_setting('block_size') AS block_size_o
 	   settings ->> 'host_name' <> '' AS host_ok,
 	   jsonb_array_length(settings -> 'tablespaces') AS tablespaces,
 	   settings -> 'tablespaces' -> 0 ->> 'name' AS tablespace,
-	   settings -> 'tablespaces' -> 0 ->> 'directory' LIKE '%/base' AS directory_ok,
+	   settings -> 'tablespaces' -> 0 ->> 'directory' IS NULL AS data_directory_hidden,
 	   array(SELECT jsonb_object_keys(settings -> 'tablespaces' -> 0) ORDER BY 1) AS tablespace_keys,
 	   settings -> 'tablespaces' -> 0 ->> 'filesystem' IS NOT NULL AS filesystem_known
 FROM bench_run;
@@ -166,6 +166,19 @@ FROM bench_compare('once-b', 'once-a');
 -- one run against three: the repeated side's spread stands for both
 SELECT metric, baseline_runs, candidate_runs, ratio, noise_pct, verdict
 FROM bench_compare('once-b', 'chunk256k');
+-- identical repeats leave no spread to judge a difference by
+SELECT count(bench_record('pgbench', 'fast1', '{"tps": 10, "ops_per_sec": 11}', 'flat-a'))
+FROM generate_series(1, 3);
+SELECT count(bench_record('pgbench', 'fast1', m::jsonb, 'flat-b')) FROM unnest(ARRAY[
+	'{"tps": 10.01, "ops_per_sec": 14}', '{"tps": 10.01, "ops_per_sec": 14.2}']) m;
+SELECT metric, baseline_value, candidate_value, noise_pct, verdict
+FROM bench_compare('flat-a', 'flat-b');
+-- a number beyond float8 does not break the view: it reads as NULL
+SELECT bench_record('pgbench', 'fast1', '{"tps": 1e400, "streams": 1e12, "x": 1e-400}', 'huge') > 0 AS recorded;
+SELECT tps, streams, bench_metric(metrics, 'x') AS x FROM bench_history WHERE label = 'huge';
+SELECT * FROM bench_forget('huge');
+SELECT * FROM bench_forget('flat-a');
+SELECT * FROM bench_forget('flat-b');
 -- a run id stands for its run; a metrics list picks metrics
 SELECT metric, baseline_runs, candidate_runs, verdict
 FROM bench_compare((SELECT min(run_id) FROM bench_run WHERE label = 'chunk64k')::text,
@@ -241,7 +254,9 @@ SELECT count(DISTINCT label) AS labels_visible,
 	   (SELECT last_value > 0 FROM bench_run_id_seq) AS sequence_readable
 FROM bench_history;
 SELECT * FROM bench_forget('mine');
-DELETE FROM bench_run WHERE label = 'mine';
+SELECT * FROM expect_error($$DELETE FROM bench_run WHERE label = 'mine'$$);
+-- a label belongs to the role that first used it
+SELECT * FROM expect_error($$SELECT bench_record('pgbench', 'fast1', '{"tps": 1}', 'mine')$$);
 SET ROLE regress_bs_hist1;
 SELECT * FROM bench_forget('mine');
 RESET ROLE;

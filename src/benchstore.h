@@ -88,6 +88,7 @@ typedef struct BsRun
 	Oid			target_oid;
 	List	   *tablespaces;	/* OIDs, for the settings snapshot */
 	StringInfoData args;		/* JSON object members */
+	List	   *tuples;			/* result rows kept for the history */
 	StringInfoData rows;		/* JSON array members, one per result row */
 	int			nrows;
 	bool		desc_blessed;

@@ -56,6 +56,9 @@
 #include "utils/timestamp.h"
 
 PG_FUNCTION_INFO_V1(bench_record);
+PG_FUNCTION_INFO_V1(bench_forget);
+
+static void check_label_owner(struct BsRun *run);
 
 #define BS_MAX_LABEL		200
 
@@ -130,6 +133,8 @@ bs_run_begin(BsRun *run, FunctionCallInfo fcinfo, const char *benchmark,
 	initStringInfo(&run->rows);
 	if (run->label)
 		bs_run_arg_text(run, "label", run->label);
+	if (run->record)
+		check_label_owner(run);
 }
 
 /* What the call measures: a relation or tablespace (kind), by name and OID. */
@@ -199,15 +204,38 @@ bs_run_put_row(BsRun *run, ReturnSetInfo *rsinfo, Datum *values, bool *nulls)
 
 	if (run->record)
 	{
-		HeapTuple	tuple;
-		text	   *json;
-
 		if (!run->desc_blessed)
 		{
 			BlessTupleDesc(rsinfo->setDesc);
 			run->desc_blessed = true;
 		}
-		tuple = heap_form_tuple(rsinfo->setDesc, values, nulls);
+		/* made JSON at the end, outside parallel mode (see rows_to_json) */
+		run->tuples = lappend(run->tuples,
+							  heap_form_tuple(rsinfo->setDesc, values, nulls));
+	}
+}
+
+/*
+ * The kept result rows as JSON array members, written the same whatever
+ * the caller's settings: floats with every digit (extra_float_digits 1),
+ * relations schema-qualified unless in pg_catalog.
+ */
+static void
+rows_to_json(BsRun *run)
+{
+	ListCell   *lc;
+	int			save_nestlevel = NewGUCNestLevel();
+
+	(void) set_config_option("extra_float_digits", "1", PGC_USERSET,
+							 PGC_S_SESSION, GUC_ACTION_SAVE, true, 0, false);
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	foreach(lc, run->tuples)
+	{
+		HeapTuple	tuple = (HeapTuple) lfirst(lc);
+		text	   *json;
+
 		json = DatumGetTextPP(DirectFunctionCall1(row_to_json,
 												  HeapTupleGetDatum(tuple)));
 		if (run->nrows > 0)
@@ -215,8 +243,8 @@ bs_run_put_row(BsRun *run, ReturnSetInfo *rsinfo, Datum *values, bool *nulls)
 		appendBinaryStringInfo(&run->rows, VARDATA_ANY(json),
 							   VARSIZE_ANY_EXHDR(json));
 		run->nrows++;
-		heap_freetuple(tuple);
 	}
+	AtEOXact_GUC(false, save_nestlevel);
 }
 
 /* ----------------------------------------------------------------
@@ -254,6 +282,26 @@ tablespace_directory(Oid spc)
 	return pstrdup(target);
 }
 
+/* Decode mountinfo's octal escapes (\040 for a space, ...) in place. */
+static void
+unescape_mount_field(char *s)
+{
+	char	   *out = s;
+
+	for (char *in = s; *in; in++)
+	{
+		if (in[0] == '\\' && in[1] >= '0' && in[1] <= '3' &&
+			in[2] >= '0' && in[2] <= '7' && in[3] >= '0' && in[3] <= '7')
+		{
+			*out++ = (char) (((in[1] - '0') << 6) | ((in[2] - '0') << 3) | (in[3] - '0'));
+			in += 3;
+		}
+		else
+			*out++ = *in;
+	}
+	*out = '\0';
+}
+
 /*
  * The mount holding path, from /proc/self/mountinfo: the entry with the
  * path's device number whose mount point is the longest prefix of the
@@ -282,6 +330,16 @@ find_mount(const char *path, dev_t dev, char **fstype, char **source,
 		int			n = 0;
 		size_t		mlen;
 
+		if (strchr(line, '\n') == NULL && !feof(f))
+		{
+			/* a line longer than the buffer: skip it to its end */
+			int			c;
+
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
+			continue;
+		}
+
 		/* id parent major:minor root mount-point options ... - type source ... */
 		sep = strstr(line, " - ");
 		if (sep == NULL)
@@ -292,6 +350,7 @@ find_mount(const char *path, dev_t dev, char **fstype, char **source,
 			fields[n++] = tok;
 		if (n < 5 || strcmp(fields[2], devno) != 0)
 			continue;
+		unescape_mount_field(fields[4]);
 		mlen = strlen(fields[4]);
 		if (strncmp(path, fields[4], mlen) != 0 ||
 			(path[mlen] != '/' && path[mlen] != '\0' && mlen > 1))
@@ -303,6 +362,8 @@ find_mount(const char *path, dev_t dev, char **fstype, char **source,
 		tok = strtok_r(sep + 3, " \n", &save);
 		*fstype = tok ? pstrdup(tok) : NULL;
 		tok = strtok_r(NULL, " \n", &save);
+		if (tok)
+			unescape_mount_field(tok);
 		*source = tok ? pstrdup(tok) : NULL;
 		*mount_point = pstrdup(fields[4]);
 	}
@@ -334,6 +395,17 @@ append_tablespace_info(StringInfo buf, Oid spc)
 		devno = psprintf("%u:%u", major(st.st_dev), minor(st.st_dev));
 #endif
 		find_mount(dir, st.st_dev, &fstype, &source, &mount_point);
+	}
+
+	/*
+	 * The history is readable by every role: the built-in tablespaces'
+	 * directory (the data directory) and its mount point are left out, as
+	 * pg_tablespace_location() leaves them out.
+	 */
+	if (spc == DEFAULTTABLESPACE_OID || spc == GLOBALTABLESPACE_OID)
+	{
+		dir = NULL;
+		mount_point = NULL;
 	}
 
 	initStringInfo(&obj);
@@ -396,27 +468,25 @@ settings_json(BsRun *run)
  */
 
 /*
- * Insert the run and its rows as the owner of the history tables and
- * return the run id.
+ * Become the owner of the history tables, in a restricted security context
+ * with a safe search_path, and connect to SPI; returns the extension's
+ * schema, quoted.  fn_oid is a function of the extension.  An error on the
+ * way is cleaned up by the transaction's abort.
  */
-static int64
-insert_run(BsRun *run)
+typedef struct BsAsOwner
 {
-	Oid			nsp = get_func_namespace(run->fn_oid);	/* the extension's schema */
-	const char *schema = quote_identifier(get_namespace_name(nsp));
-	Oid			table = get_relname_relid("bench_run", nsp);
-	HeapTuple	tup;
-	Oid			owner;
 	Oid			save_userid;
 	int			save_sec_context;
 	int			save_nestlevel;
-	char	   *sql;
-	Datum		values[10];
-	char		nulls[10];
-	Oid			types[10] = {TIMESTAMPTZOID, NAMEOID, TEXTOID, TEXTOID, TEXTOID,
-	TEXTOID, OIDOID, TEXTOID, TEXTOID};
-	int64		run_id;
-	bool		isnull;
+} BsAsOwner;
+
+static const char *
+as_history_owner(Oid fn_oid, BsAsOwner *st)
+{
+	Oid			nsp = get_func_namespace(fn_oid);	/* the extension's schema */
+	Oid			table = get_relname_relid("bench_run", nsp);
+	HeapTuple	tup;
+	Oid			owner;
 
 	if (!OidIsValid(table))
 		elog(ERROR, "benchstore history table \"bench_run\" is missing");
@@ -425,6 +495,79 @@ insert_run(BsRun *run)
 		elog(ERROR, "cache lookup failed for relation %u", table);
 	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
 	ReleaseSysCache(tup);
+
+	GetUserIdAndSecContext(&st->save_userid, &st->save_sec_context);
+	SetUserIdAndSecContext(owner, st->save_sec_context |
+						   SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	st->save_nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	if (SPI_connect() != SPI_OK_CONNECT)
+		elog(ERROR, "SPI_connect failed");
+	return quote_identifier(get_namespace_name(nsp));
+}
+
+static void
+as_history_owner_end(BsAsOwner *st)
+{
+	SPI_finish();
+	AtEOXact_GUC(false, st->save_nestlevel);
+	SetUserIdAndSecContext(st->save_userid, st->save_sec_context);
+}
+
+/*
+ * Labels belong to the role that first used them, so that nobody can add
+ * runs to another role's comparison.
+ */
+static void
+check_label_owner(BsRun *run)
+{
+	BsAsOwner	st;
+	const char *schema;
+	char	   *sql;
+	Oid			types[2] = {TEXTOID, NAMEOID};
+	Datum		values[2];
+	char	   *other = NULL;
+
+	if (run->label == NULL)
+		return;
+	schema = as_history_owner(run->fn_oid, &st);
+	values[0] = CStringGetTextDatum(run->label);
+	values[1] = DirectFunctionCall1(namein,
+									CStringGetDatum(GetUserNameFromId(run->userid, false)));
+	sql = psprintf("SELECT r.recorded_by::pg_catalog.text FROM %s.bench_run r"
+				   " WHERE r.label = $1 AND r.recorded_by <> $2 LIMIT 1", schema);
+	if (SPI_execute_with_args(sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not look up label \"%s\"", run->label);
+	if (SPI_processed > 0)
+		other = pstrdup(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	as_history_owner_end(&st);
+	if (other)
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_OBJECT),
+				 errmsg("label \"%s\" is used by runs of role \"%s\"", run->label, other),
+				 errdetail("A label belongs to the role that first recorded runs under it."),
+				 errhint("Choose another label.")));
+}
+
+/*
+ * Insert the run and its rows as the owner of the history tables and
+ * return the run id.
+ */
+static int64
+insert_run(BsRun *run)
+{
+	BsAsOwner	st;
+	const char *schema;
+	char	   *sql;
+	Datum		values[10];
+	char		nulls[10];
+	Oid			types[10] = {TIMESTAMPTZOID, NAMEOID, TEXTOID, TEXTOID, TEXTOID,
+	TEXTOID, OIDOID, TEXTOID, TEXTOID};
+	int64		run_id;
+	bool		isnull;
 
 	memset(nulls, ' ', sizeof(nulls));
 	values[0] = TimestampTzGetDatum(run->started_at);
@@ -447,17 +590,7 @@ insert_run(BsRun *run)
 	values[7] = CStringGetTextDatum(psprintf("{%s}", run->args.data));
 	values[8] = CStringGetTextDatum(settings_json(run));
 
-	GetUserIdAndSecContext(&save_userid, &save_sec_context);
-	SetUserIdAndSecContext(owner, save_sec_context |
-						   SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION);
-	save_nestlevel = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp",
-							 PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_SAVE, true, 0, false);
-
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	schema = as_history_owner(run->fn_oid, &st);
 
 	sql = psprintf("INSERT INTO %s.bench_run (started_at, finished_at, recorded_by,"
 				   " label, benchmark, target_kind, target, target_oid, arguments,"
@@ -487,9 +620,7 @@ insert_run(BsRun *run)
 			elog(ERROR, "could not record the benchmark results");
 	}
 
-	SPI_finish();
-	AtEOXact_GUC(false, save_nestlevel);
-	SetUserIdAndSecContext(save_userid, save_sec_context);
+	as_history_owner_end(&st);
 	return run_id;
 }
 
@@ -524,6 +655,7 @@ bs_run_finish(BsRun *run)
 				 errhint("Pass record => false to leave it out of the history without this notice.")));
 		return 0;
 	}
+	rows_to_json(run);
 	return insert_run(run);
 }
 
@@ -641,4 +773,69 @@ bench_record(PG_FUNCTION_ARGS)
 	run.nrows = JB_ROOT_IS_ARRAY(metrics) ? JB_ROOT_COUNT(metrics) : 1;
 
 	PG_RETURN_INT64(insert_run(&run));
+}
+
+/*
+ * bench_forget(ref text, OUT runs bigint, OUT result_rows bigint)
+ *
+ * Remove the runs of a label (or one run, by id).  The delete runs as the
+ * history's owner and touches only the caller's own runs (any run for a
+ * superuser), so that nobody can lock or remove another role's runs.
+ */
+Datum
+bench_forget(PG_FUNCTION_ARGS)
+{
+	Oid			userid = GetUserId();
+	bool		all = superuser_arg(userid);
+	BsAsOwner	st;
+	const char *schema;
+	char	   *sql;
+	Oid			types[3] = {TEXTOID, NAMEOID, BOOLOID};
+	Datum		values[3];
+	int64		matched;
+	int64		runs;
+	int64		result_rows;
+	bool		isnull;
+	TupleDesc	tupdesc;
+	Datum		out[2];
+	bool		outnulls[2] = {false, false};
+
+	bs_require_arg(fcinfo, 0, "label or run id");
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+
+	values[0] = PointerGetDatum(PG_GETARG_TEXT_PP(0));
+	values[1] = DirectFunctionCall1(namein,
+									CStringGetDatum(GetUserNameFromId(userid, false)));
+	values[2] = BoolGetDatum(all);
+
+	schema = as_history_owner(fcinfo->flinfo->fn_oid, &st);
+	sql = psprintf("WITH ids AS (SELECT pg_catalog.unnest(%s.bench_run_ids($1)) AS run_id),"
+				   " gone AS (DELETE FROM %s.bench_run r USING ids"
+				   "          WHERE r.run_id = ids.run_id AND (r.recorded_by = $2 OR $3)"
+				   "          RETURNING r.run_id)"
+				   " SELECT (SELECT pg_catalog.count(*) FROM ids),"
+				   "        (SELECT pg_catalog.count(*) FROM gone),"
+				   "        (SELECT pg_catalog.count(*) FROM %s.bench_result x"
+				   "         WHERE x.run_id IN (SELECT g.run_id FROM gone g))",
+				   schema, schema, schema);
+	if (SPI_execute_with_args(sql, 3, types, values, NULL, false, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "could not remove the runs");
+	matched = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	runs = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	result_rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+	as_history_owner_end(&st);
+
+	if (runs < matched)
+		ereport(NOTICE,
+				(errmsg("%lld of %lld runs were not removed",
+						(long long) (matched - runs), (long long) matched),
+				 errdetail("They were recorded by other roles."),
+				 errhint("A superuser can remove them.")));
+
+	out[0] = Int64GetDatum(runs);
+	out[1] = Int64GetDatum(result_rows);
+	tupdesc = BlessTupleDesc(tupdesc);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, out, outnulls)));
 }
