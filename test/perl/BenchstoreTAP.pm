@@ -5,17 +5,19 @@
 # bs_row($node, $sql)          its single row as a hash
 # bs_have_proc_io()            whether the kernel reports per-process I/O
 # bs_fs_type($dir)             the filesystem type under a directory
+# bs_temp_files($dir)          PostgreSQL temporary files under a directory
 package BenchstoreTAP;
 
 use strict;
 use warnings;
 use Exporter 'import';
+use File::Find;
 use JSON::PP;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-our @EXPORT = qw(bs_node bs_rows bs_row bs_have_proc_io bs_fs_type);
+our @EXPORT = qw(bs_node bs_rows bs_row bs_have_proc_io bs_fs_type bs_temp_files);
 
 sub bs_node
 {
@@ -59,6 +61,16 @@ sub bs_fs_type
 	my $type = `stat -f -c %T '$dir' 2>/dev/null`;
 	chomp $type;
 	return $type;
+}
+
+# PostgreSQL temporary files (pgsql_tmp*) under a directory.
+sub bs_temp_files
+{
+	my ($dir) = @_;
+	my @files;
+	return @files unless -d $dir;
+	find(sub { push @files, $File::Find::name if -f $_ && /^pgsql_tmp/ }, $dir);
+	return @files;
 }
 
 1;

@@ -7,7 +7,6 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use File::Find;
 use Time::HiRes qw(usleep);
 use FindBin;
 use lib "$FindBin::RealBin/../perl";
@@ -20,22 +19,12 @@ my $tsdir = PostgreSQL::Test::Utils::tempdir();
 $node->safe_psql('postgres', "CREATE TABLESPACE io_ts LOCATION '$tsdir'");
 my $base_tmp = $node->data_dir . '/base/pgsql_tmp';
 
-# Temporary files under a directory.
-sub temp_files
-{
-	my ($dir) = @_;
-	my @files;
-	return @files unless -d $dir;
-	find(sub { push @files, $File::Find::name if -f $_ && /^pgsql_tmp/ }, $dir);
-	return @files;
-}
-
 sub wait_for_files
 {
 	my ($dir, $n) = @_;
 	for (my $i = 0; $i < 10 * $PostgreSQL::Test::Utils::timeout_default; $i++)
 	{
-		return 1 if scalar(temp_files($dir)) >= $n;
+		return 1 if scalar(bs_temp_files($dir)) >= $n;
 		usleep(100_000);
 	}
 	return 0;
@@ -86,8 +75,8 @@ my $long = "SELECT * FROM bench_tablespace_io('io_ts', size => '512MB', streams 
 my $bg = $node->background_psql('postgres', on_error_stop => 0);
 $bg->query_until(qr//, "$long;\n");
 ok(wait_for_files($tsdir, 2), 'two streams have their files in the tablespace');
-is(scalar(temp_files($base_tmp)), 0, 'and none in the default tablespace');
-my @files = temp_files($tsdir);
+is(scalar(bs_temp_files($base_tmp)), 0, 'and none in the default tablespace');
+my @files = bs_temp_files($tsdir);
 like($files[0], qr{/PG_\d+_\d+/pgsql_tmp/pgsql_tmp\d+\.\d+$}, 'under the tablespace\'s pgsql_tmp');
 
 # Cancel: the run stops, the files go.
@@ -98,14 +87,14 @@ like($bg->{stderr}, qr/canceling statement due to user request/, 'cancel stops t
 $bg->quit;
 $node->poll_query_until('postgres',
 	"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'parallel worker'");
-is(scalar(temp_files($tsdir)), 0, 'no file left after cancel');
+is(scalar(bs_temp_files($tsdir)), 0, 'no file left after cancel');
 
 # statement_timeout.
 ($ret, $out, $err) = $node->psql('postgres', "SET statement_timeout = '1s'; $long");
 like($err, qr/canceling statement due to statement timeout/, 'statement_timeout stops the run');
 $node->poll_query_until('postgres',
 	"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'parallel worker'");
-is(scalar(temp_files($tsdir)), 0, 'no file left after statement_timeout');
+is(scalar(bs_temp_files($tsdir)), 0, 'no file left after statement_timeout');
 
 # pg_terminate_backend.
 $bg = $node->background_psql('postgres', on_error_stop => 0);
@@ -116,7 +105,7 @@ $node->safe_psql('postgres', "SELECT pg_terminate_backend($pid)");
 $node->poll_query_until('postgres',
 	"SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = $pid OR backend_type = 'parallel worker'");
 eval { $bg->quit; };
-is(scalar(temp_files($tsdir)), 0, 'no file left after pg_terminate_backend');
+is(scalar(bs_temp_files($tsdir)), 0, 'no file left after pg_terminate_backend');
 
 # kill -9 of the backend in the middle of writing: the postmaster resets
 # the cluster, and the files are removed as it restarts.
@@ -128,8 +117,8 @@ kill 'KILL', $pid;
 eval { $bg->quit; };
 $node->poll_query_until('postgres', 'SELECT 1', '1')
   or die 'server did not come back after the crash';
-is(scalar(temp_files($tsdir)), 0, 'no file left after kill -9 and restart');
-is(scalar(temp_files($base_tmp)), 0, 'nor in the default tablespace');
+is(scalar(bs_temp_files($tsdir)), 0, 'no file left after kill -9 and restart');
+is(scalar(bs_temp_files($base_tmp)), 0, 'nor in the default tablespace');
 
 # Two sessions at once in one tablespace: their files do not collide.
 my $s1 = $node->background_psql('postgres');
@@ -145,7 +134,7 @@ like($r1, qr/result:seqwrite:268435456,seqread:268435456/, 'first session ran in
 like($r2, qr/result:seqwrite:268435456,seqread:268435456/, 'second session ran in full');
 $s1->quit;
 $s2->quit;
-is(scalar(temp_files($tsdir)), 0, 'both sessions cleaned up');
+is(scalar(bs_temp_files($tsdir)), 0, 'both sessions cleaned up');
 
 # Several tablespaces at once: rows per tablespace and a total.
 my @rows = bs_rows($node, q{
@@ -173,6 +162,6 @@ foreach my $test (qw(seqwrite seqread))
 is($out, '2|8388608', 'two of four streams ran');
 like($err, qr/NOTICE:  2 of 4 streams started/, 'with a NOTICE');
 
-is(scalar(temp_files($tsdir)) + scalar(temp_files($base_tmp)), 0, 'nothing left at the end');
+is(scalar(bs_temp_files($tsdir)) + scalar(bs_temp_files($base_tmp)), 0, 'nothing left at the end');
 $node->stop;
 done_testing();

@@ -11,7 +11,6 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use File::Find;
 use JSON::PP;
 use FindBin;
 use lib "$FindBin::RealBin/../perl";
@@ -378,15 +377,6 @@ END;
 $$;
 });
 
-sub temp_files
-{
-	my ($dir) = @_;
-	my @files;
-	return @files unless -d $dir;
-	find(sub { push @files, $File::Find::name if -f $_ && /^pgsql_tmp/ }, $dir);
-	return @files;
-}
-
 # Run $sql (which prints "done:...") in the background while sampling;
 # return the samples as "backend_type|type|event" => count.  The sampler
 # starts first, so that it sees the run from its beginning.
@@ -446,7 +436,7 @@ ok($leader_io, 'tablespace I/O: the caller waits on IO / DataFile* events');
 ok($worker_io, 'tablespace I/O: a parallel worker stream too');
 $node->poll_query_until('postgres',
 	"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'parallel worker'");
-is(scalar(temp_files($node->data_dir . '/base/pgsql_tmp')), 0,
+is(scalar(bs_temp_files($node->data_dir . '/base/pgsql_tmp')), 0,
 	'no temporary file left after the runs');
 
 $node->stop;
