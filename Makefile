@@ -13,14 +13,18 @@ OBJS = \
 	src/cache.o \
 	src/iostat.o \
 	src/seqscan.o \
+	src/seqscan_parallel.o \
 	src/history.o \
 	src/progress.o \
 	src/target.o \
 	src/tblspc_io.o
 PGFILEDESC = "benchstore - measure storage from inside PostgreSQL"
 
-EXTENSION = benchstore
-DATA = benchstore--1.0.sql
+# benchstore_cluster: the SQL-only companion that runs the benchmarks on
+# every node of a PL/Proxy cluster (or Citus); it needs plproxy, the core
+# extension does not.
+EXTENSION = benchstore benchstore_cluster
+DATA = benchstore--1.0.sql benchstore_cluster--1.0.sql
 
 REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history
 REGRESS_OPTS = --inputdir=. --outputdir=. --encoding=UTF8
@@ -35,4 +39,4 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # The objects depend on the shared headers (PGXS tracks no dependencies).
-$(OBJS): src/benchstore.h src/compat.h src/target.h
+$(OBJS): src/benchstore.h src/compat.h src/target.h src/seqscan.h

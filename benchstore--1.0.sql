@@ -15,6 +15,7 @@ CREATE FUNCTION bench_seqscan(
 	repeat integer DEFAULT 1,		-- runs, 1 .. 1000
 	label text DEFAULT NULL,		-- recorded with the run (see bench_history)
 	record boolean DEFAULT true,	-- false: do not record the run
+	workers integer DEFAULT 0,		-- parallel workers beside the caller, 0 .. 64
 	OUT run integer,				-- 1 .. repeat
 	OUT relation regclass,			-- the relation named (partitions summed)
 	OUT tablespace name,			-- its tablespace; NULL if partitions lie in several
@@ -29,14 +30,16 @@ CREATE FUNCTION bench_seqscan(
 	OUT blks_hit bigint,			-- blocks found in shared (or local) buffers; raw: 0
 	OUT blks_read bigint,			-- blocks PostgreSQL read from the OS; raw: every block
 	OUT read_ms float8,				-- time in those reads, ms; NULL unless track_io_timing
-	OUT os_read_mb float8			-- MB the kernel read from storage for this backend; NULL if unknown
+	OUT os_read_mb float8,			-- MB the kernel read from storage for the scan's processes; NULL if unknown
+	OUT workers_requested integer,	-- the workers argument
+	OUT workers_launched integer	-- parallel workers that ran (fewer when none are free)
 )
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'bench_seqscan'
 LANGUAGE C VOLATILE PARALLEL UNSAFE
 ROWS 1;
 
-COMMENT ON FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean) IS
+COMMENT ON FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean, integer) IS
 'time a sequential scan of a relation (heap, buffer or raw mode; warm or cold cache), one row per run';
 
 --
@@ -363,7 +366,11 @@ SELECT r.run_id,
 	   x.metrics ->> 'cache' AS cache,
 	   x.metrics ->> 'block_size' AS block_size,
 	   CASE WHEN bench_metric(x.metrics, 'streams') BETWEEN 0 AND 2147483647
-			THEN bench_metric(x.metrics, 'streams')::integer END AS streams,
+			THEN bench_metric(x.metrics, 'streams')::integer
+			-- a scan's processes: the caller and the workers it asked for
+			WHEN bench_metric(x.metrics, 'workers_requested') BETWEEN 0 AND 2147483646
+			THEN bench_metric(x.metrics, 'workers_requested')::integer + 1
+	   END AS streams,
 	   CASE WHEN jsonb_typeof(x.metrics -> 'direct') = 'boolean'
 			THEN (x.metrics ->> 'direct')::boolean END AS direct,
 	   bench_metric(x.metrics, 'size_mb') AS size_mb,

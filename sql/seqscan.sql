@@ -166,3 +166,54 @@ SELECT mode, pages, tuples FROM bench_seqscan('bs_seq', 'raw');
 
 -- The result names the relation and its tablespace.
 SELECT relation, tablespace FROM bench_seqscan('bs_t'::regclass::oid::regclass);
+
+RESET client_min_messages;
+
+-- Parallel scans (workers): the caller and its workers share each run.
+-- Whatever number of workers starts (none when none are free), the counts
+-- are those of the serial run: every block once, every visible tuple once.
+CREATE TABLE bs_par AS SELECT g AS id, md5(g::text) AS t FROM generate_series(1, 60000) g;
+VACUUM (FREEZE) bs_par;
+CHECKPOINT;
+SELECT p.mode, w AS workers, p.run, p.workers_requested,
+	   p.workers_launched BETWEEN 0 AND w AS launched_ok,
+	   p.pages = s.pages AS pages_same, p.size_mb = s.size_mb AS size_same,
+	   p.tuples IS NOT DISTINCT FROM s.tuples AS tuples_same,
+	   p.tuples IS NOT DISTINCT FROM CASE WHEN m = 'buffer' THEN NULL
+						ELSE (SELECT count(*) FROM bs_par) END AS tuples_ok,
+	   p.blks_hit + p.blks_read >= p.pages AS blocks_ok,
+	   p.os_read_mb IS NULL OR p.os_read_mb >= 0 AS os_read_ok
+FROM unnest(ARRAY['heap', 'buffer', 'raw']) m, generate_series(1, 3) w,
+	 bench_seqscan('bs_par', m, record => false) s,
+	 bench_seqscan('bs_par', m, workers => w, record => false) p
+ORDER BY 1, 2;
+-- repeat: each run is shared afresh.
+SELECT run, tuples = 60000 AS tuples_ok, workers_requested
+FROM bench_seqscan('bs_par', repeat => 3, workers => 2, record => false);
+-- MVCC: deleted and updated rows not yet vacuumed, and the transaction's
+-- own uncommitted changes, as the statement's snapshot sees them.
+DELETE FROM bs_par WHERE id % 10 = 0;
+UPDATE bs_par SET t = 'updated' WHERE id % 7 = 0;
+SELECT tuples = (SELECT count(*) FROM bs_par) AS tuples_ok
+FROM bench_seqscan('bs_par', workers => 2, record => false);
+BEGIN;
+INSERT INTO bs_par SELECT g, 'new' FROM generate_series(100001, 103000) g;
+DELETE FROM bs_par WHERE id <= 5000;
+SELECT tuples, tuples = (SELECT count(*) FROM bs_par) AS tuples_ok
+FROM bench_seqscan('bs_par', workers => 2, record => false);
+ROLLBACK;
+-- Partitioned tables: every leaf, shared between the processes.
+SELECT mode, tuples IS NOT DISTINCT FROM
+		CASE WHEN mode = 'buffer' THEN NULL ELSE (SELECT count(*) FROM bs_part) END AS tuples_ok,
+	   pages = (SELECT sum(pg_relation_size(c))::bigint / current_setting('block_size')::bigint
+				FROM unnest(ARRAY['bs_part_1', 'bs_part_2a', 'bs_part_2b', 'bs_part_def']::regclass[]) c) AS pages_ok
+FROM unnest(ARRAY['heap', 'buffer']) m, bench_seqscan('bs_part', m, workers => 2, record => false);
+-- Workers cannot read the session's temporary tables: the caller scans
+-- alone and says so.
+SELECT tuples = (SELECT count(*) FROM bs_temp) AS tuples_ok, workers_requested, workers_launched
+FROM bench_seqscan('bs_temp', workers => 2, record => false);
+-- No workers to be had: the caller scans alone.
+SET max_parallel_workers = 0;
+SELECT tuples = (SELECT count(*) FROM bs_par) AS tuples_ok, workers_requested, workers_launched
+FROM bench_seqscan('bs_par', workers => 2, record => false);
+RESET max_parallel_workers;

@@ -24,6 +24,10 @@ SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', '')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', repeat => 0)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', repeat => 1001)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', repeat => -5)$$);
+-- workers out of range, or NULL.
+SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', workers => -1)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', workers => 65)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', workers => NULL)$$);
 
 -- heap mode on relations that are not heap tables: the hint names the
 -- modes that work there.
@@ -58,6 +62,25 @@ SELECT tuples FROM bench_seqscan('bs_err_part_l');
 CREATE MATERIALIZED VIEW bs_err_mv AS SELECT 1 AS a WITH NO DATA;
 SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err_mv')$$);
 SELECT pages FROM bench_seqscan('bs_err_mv', 'buffer');
+
+-- Where Citus is installed, a distributed table is an empty shell on the
+-- coordinator: refused, with the way to benchmark it.  A stand-in for
+-- Citus's catalog (pg_catalog.pg_dist_partition) plays its part here.
+SET allow_system_table_mods = on;
+CREATE TABLE pg_catalog.pg_dist_partition (logicalrelid regclass, partmethod "char");
+RESET allow_system_table_mods;
+CREATE TABLE bs_err_citus (id integer);
+CREATE TABLE bs_err_citus_parted (k integer) PARTITION BY LIST (k);
+CREATE TABLE bs_err_citus_p1 PARTITION OF bs_err_citus_parted FOR VALUES IN (1);
+INSERT INTO pg_catalog.pg_dist_partition
+	VALUES ('bs_err_citus', 'h'), ('bs_err_citus_p1', 'h');
+SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err_citus')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err_citus_parted', 'raw')$$);
+-- Tables that Citus does not know are scanned as ever.
+SELECT tuples FROM bench_seqscan('bs_err');
+SET allow_system_table_mods = on;
+DROP TABLE pg_catalog.pg_dist_partition;
+RESET allow_system_table_mods;
 
 -- bench_cache_status and bench_cache_evict share the same checks.
 SELECT * FROM expect_error($$SELECT * FROM bench_cache_status(NULL)$$);

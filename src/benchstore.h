@@ -15,6 +15,7 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "nodes/pg_list.h"
+#include "port/atomics.h"
 #include "portability/instr_time.h"
 #include "storage/block.h"
 #include "target.h"
@@ -127,6 +128,9 @@ typedef struct BsProgress
 	uint64		next_check;		/* look at the clock when done reaches it */
 	BsProgressTotalFn total_fn; /* bytes so far of all processes, or NULL */
 	void	   *total_arg;
+	pg_atomic_uint64 *publish;	/* parallel scans: all processes' bytes */
+	uint64		published;		/* this process's bytes added to it */
+	bool		quiet;			/* a worker: publish, never report */
 	instr_time	start;
 	instr_time	last;
 	uint64		last_done;
@@ -135,6 +139,9 @@ typedef struct BsProgress
 extern void bs_progress_begin(BsProgress *p, char *what, uint64 total_bytes,
 							  int64 duration_us);
 extern void bs_progress_check(BsProgress *p);
+extern void bs_progress_share(BsProgress *p, pg_atomic_uint64 *counter,
+							  bool quiet);
+extern void bs_progress_flush(BsProgress *p);
 
 static inline void
 bs_progress_advance(BsProgress *p, uint64 bytes)

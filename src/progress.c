@@ -10,7 +10,9 @@
  * one addition and one comparison per block.  A run with a time cap
  * (random and sync tests) counts as done by bytes or by time, whichever is
  * further along.  With parallel streams the caller reports for all of
- * them through total_fn.
+ * them through total_fn.  In a parallel scan every process publishes its
+ * bytes to a shared counter once per BS_PROGRESS_CHECK_BYTES (see
+ * bs_progress_share) and the caller reports the counter.
  *
  * src/progress.c
  *
@@ -53,6 +55,10 @@ bs_progress_check(BsProgress *p)
 	double		fraction = 0.0;
 
 	p->next_check = p->done + BS_PROGRESS_CHECK_BYTES;
+	if (p->publish)
+		bs_progress_flush(p);
+	if (p->quiet)
+		return;
 	INSTR_TIME_SET_CURRENT(now);
 	since_last = now;
 	INSTR_TIME_SUBTRACT(since_last, p->last);
@@ -86,4 +92,36 @@ bs_progress_check(BsProgress *p)
 									  last_ms))));
 	p->last = now;
 	p->last_done = done;
+}
+
+/* Read all processes' bytes from the shared counter. */
+static uint64
+shared_progress(void *arg)
+{
+	return pg_atomic_read_u64((pg_atomic_uint64 *) arg);
+}
+
+/*
+ * Make p one of several processes' progress: its bytes go to counter, and
+ * unless quiet (a parallel worker) it reports the counter's total.
+ */
+void
+bs_progress_share(BsProgress *p, pg_atomic_uint64 *counter, bool quiet)
+{
+	p->publish = counter;
+	p->published = 0;
+	p->quiet = quiet;
+	p->total_fn = shared_progress;
+	p->total_arg = counter;
+}
+
+/* Add this process's bytes not yet published to the shared counter. */
+void
+bs_progress_flush(BsProgress *p)
+{
+	if (p->publish && p->done > p->published)
+	{
+		pg_atomic_fetch_add_u64(p->publish, p->done - p->published);
+		p->published = p->done;
+	}
 }

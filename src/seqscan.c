@@ -42,6 +42,7 @@
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "storage/fd.h"
+#include "seqscan.h"
 #include "target.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -49,19 +50,7 @@
 
 PG_FUNCTION_INFO_V1(bench_seqscan);
 
-/* Chunk read by one system call in raw mode; also the interrupt interval. */
-#define BS_RAW_CHUNK		(1024 * 1024)
-/* Alignment of the raw read buffer, enough for O_DIRECT. */
-#define BS_IO_ALIGN			4096
-
 #define BS_MAX_REPEAT		1000
-
-typedef enum BsScanMode
-{
-	BS_MODE_HEAP,
-	BS_MODE_BUFFER,
-	BS_MODE_RAW
-} BsScanMode;
 
 static const char *const scan_modes[] = {"heap", "buffer", "raw"};
 
@@ -91,17 +80,10 @@ enum
 	COL_BLKS_READ,
 	COL_READ_MS,
 	COL_OS_READ_MB,
+	COL_WORKERS_REQUESTED,
+	COL_WORKERS_LAUNCHED,
 	BS_SEQSCAN_NCOLS
 };
-
-/* What one run of one relation read. */
-typedef struct BsScanTotals
-{
-	int64		pages;
-	int64		tuples;			/* -1: not counted in this mode */
-	int64		raw_blocks;		/* blocks read from files in raw mode */
-	instr_time	raw_io_time;	/* raw mode read time, with track_io_timing */
-} BsScanTotals;
 
 /*
  * heap: count the tuples visible to the query's snapshot, as count(*).
@@ -189,8 +171,8 @@ scan_buffers(Relation rel, bool cold, BsScanTotals *totals,
 }
 
 /* Normal line pointers on a heap page; 0 for a new or unrecognisable one. */
-static int
-count_line_pointers(Page page)
+int
+bs_count_line_pointers(Page page)
 {
 	PageHeader	phdr = (PageHeader) page;
 	OffsetNumber maxoff;
@@ -208,6 +190,51 @@ count_line_pointers(Page page)
 		if (ItemIdIsNormal(PageGetItemId(page, off)))
 			n++;
 	return n;
+}
+
+/*
+ * Read want bytes (at most BS_RAW_CHUNK) of a segment file at offset into
+ * buffer, completing short reads; fewer only at the end of the file.
+ * Returns the bytes read.  The read time goes to totals->raw_io_time with
+ * track_io_timing.
+ */
+ssize_t
+bs_raw_read(int fd, const char *path, char *buffer, off_t offset,
+			size_t want, BsScanTotals *totals)
+{
+	ssize_t		filled = 0;
+
+	Assert(want <= BS_RAW_CHUNK);
+	while (filled < (ssize_t) want)
+	{
+		ssize_t		nread;
+		instr_time	start;
+
+		if (track_io_timing)
+			INSTR_TIME_SET_CURRENT(start);
+		pgstat_report_wait_start(WAIT_EVENT_DATA_FILE_READ);
+		nread = pg_pread(fd, buffer + filled, want - filled, offset + filled);
+		pgstat_report_wait_end();
+		if (nread < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not read file \"%s\": %m", path)));
+		}
+		if (track_io_timing)
+		{
+			instr_time	end;
+
+			INSTR_TIME_SET_CURRENT(end);
+			INSTR_TIME_ACCUM_DIFF(totals->raw_io_time, end, start);
+		}
+		if (nread == 0)
+			break;				/* end of file */
+		filled += nread;
+	}
+	return filled;
 }
 
 /*
@@ -250,43 +277,14 @@ scan_raw(Relation rel, char *buffer, BsScanTotals *totals,
 		 */
 		for (;;)
 		{
-			ssize_t		filled = 0;
+			ssize_t		filled;
 
 			CHECK_FOR_INTERRUPTS();
-			while (filled < BS_RAW_CHUNK)
-			{
-				ssize_t		nread;
-				instr_time	start;
-
-				if (track_io_timing)
-					INSTR_TIME_SET_CURRENT(start);
-				pgstat_report_wait_start(WAIT_EVENT_DATA_FILE_READ);
-				nread = pg_pread(fd, buffer + filled, BS_RAW_CHUNK - filled,
-								 offset + filled);
-				pgstat_report_wait_end();
-				if (nread < 0)
-				{
-					if (errno == EINTR)
-						continue;
-					ereport(ERROR,
-							(errcode_for_file_access(),
-							 errmsg("could not read file \"%s\": %m", path)));
-				}
-				if (track_io_timing)
-				{
-					instr_time	end;
-
-					INSTR_TIME_SET_CURRENT(end);
-					INSTR_TIME_ACCUM_DIFF(totals->raw_io_time, end, start);
-				}
-				if (nread == 0)
-					break;		/* end of file */
-				filled += nread;
-			}
-
+			filled = bs_raw_read(fd, path, buffer, offset, BS_RAW_CHUNK,
+								 totals);
 			if (count_tuples)
 				for (ssize_t pos = 0; pos + BLCKSZ <= filled; pos += BLCKSZ)
-					nlp += count_line_pointers((Page) (buffer + pos));
+					nlp += bs_count_line_pointers((Page) (buffer + pos));
 			offset += filled;
 			bs_progress_advance(progress, filled);
 			if (filled < BS_RAW_CHUNK)
@@ -305,6 +303,33 @@ scan_raw(Relation rel, char *buffer, BsScanTotals *totals,
 		totals->tuples += nlp;
 	else
 		totals->tuples = -1;
+}
+
+/* One run in the caller alone: every relation of the target in turn. */
+static void
+scan_serial(BsTarget *target, BsScanMode mode, bool cold, Snapshot snapshot,
+			char *raw_buffer, BsScanTotals *totals, BsProgress *progress)
+{
+	ListCell   *lc;
+
+	foreach(lc, target->storage_relids)
+	{
+		Relation	rel = relation_open(lfirst_oid(lc), NoLock);
+
+		switch (mode)
+		{
+			case BS_MODE_HEAP:
+				scan_heap(rel, snapshot, totals, progress);
+				break;
+			case BS_MODE_BUFFER:
+				scan_buffers(rel, cold, totals, progress);
+				break;
+			case BS_MODE_RAW:
+				scan_raw(rel, raw_buffer, totals, progress);
+				break;
+		}
+		relation_close(rel, NoLock);
+	}
 }
 
 /* Write the local buffers of the target's temporary relations to their files. */
@@ -343,7 +368,7 @@ target_main_bytes(BsTarget *target)
 /* Describe the call for the history (see history.c). */
 static void
 describe_run(BsRun *run, BsTarget *target, Oid relid, BsScanMode mode,
-			 BsCacheState cache, int32 repeat)
+			 BsCacheState cache, int32 repeat, int32 workers)
 {
 	char	   *relname = get_rel_name(relid);
 	char	   *qualified;
@@ -356,6 +381,7 @@ describe_run(BsRun *run, BsTarget *target, Oid relid, BsScanMode mode,
 	bs_run_arg_text(run, "mode", scan_modes[mode]);
 	bs_run_arg_text(run, "cache", cache_states[cache]);
 	bs_run_arg_int(run, "repeat", repeat);
+	bs_run_arg_int(run, "workers", workers);
 	if (target->storage_relids == NIL)
 		bs_run_tablespace(run, target->rel->rd_rel->reltablespace);
 	foreach(lc, target->storage_relids)
@@ -365,11 +391,14 @@ describe_run(BsRun *run, BsTarget *target, Oid relid, BsScanMode mode,
 /*
  * bench_seqscan(relation regclass, mode text DEFAULT 'heap',
  *				 cache text DEFAULT 'warm', repeat integer DEFAULT 1,
- *				 label text DEFAULT NULL, record boolean DEFAULT true)
+ *				 label text DEFAULT NULL, record boolean DEFAULT true,
+ *				 workers integer DEFAULT 0)
  *	RETURNS SETOF record
  *
  * One row per run; the columns are documented in benchstore--1.0.sql.
- * The call is recorded in the history unless record is false.
+ * The call is recorded in the history unless record is false.  With
+ * workers > 0 each run is shared with that many parallel workers (see
+ * seqscan_parallel.c), timed from their launch to the last one's end.
  */
 Datum
 bench_seqscan(PG_FUNCTION_ARGS)
@@ -379,6 +408,8 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	BsScanMode	mode;
 	BsCacheState cache;
 	int32		repeat;
+	int32		workers;
+	int32		scan_workers;
 	BsTarget   *target;
 	Snapshot	snapshot = NULL;
 	char	   *raw_buffer = NULL;
@@ -391,6 +422,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	bs_require_arg(fcinfo, 1, "mode");
 	bs_require_arg(fcinfo, 2, "cache");
 	bs_require_arg(fcinfo, 3, "repeat");
+	bs_require_arg(fcinfo, 6, "workers");
 
 	relid = PG_GETARG_OID(0);
 	mode = (BsScanMode) bs_parse_choice(PG_GETARG_TEXT_PP(1), "mode",
@@ -402,13 +434,19 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("repeat must be between 1 and %d", BS_MAX_REPEAT)));
+	workers = PG_GETARG_INT32(6);
+	if (workers < 0 || workers > BS_MAX_SCAN_WORKERS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("workers must be between 0 and %d", BS_MAX_SCAN_WORKERS)));
 	bs_run_begin(&history, fcinfo, "seqscan", 4, 5);
 
 	if (cache == BS_CACHE_COLD)
 		bs_check_checkpoint_privilege(false);
 
 	target = bs_open_target(relid, mode == BS_MODE_HEAP);
-	describe_run(&history, target, relid, mode, cache, repeat);
+	bs_refuse_citus_shell(target);
+	describe_run(&history, target, relid, mode, cache, repeat, workers);
 
 	tablespace_null = false;
 	if (target->storage_relids == NIL)
@@ -421,6 +459,30 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	{
 		tablespace = (Datum) 0;
 		tablespace_null = true;	/* partitions in several tablespaces */
+	}
+
+	/*
+	 * Parallel workers cannot read the caller's temporary tables (their
+	 * newest pages live in the caller's local buffers): such a scan runs in
+	 * the caller alone, and says so.
+	 */
+	scan_workers = workers;
+	if (workers > 0)
+	{
+		ListCell   *lc;
+
+		foreach(lc, target->storage_relids)
+		{
+			if (get_rel_persistence(lfirst_oid(lc)) == RELPERSISTENCE_TEMP)
+			{
+				ereport(NOTICE,
+						(errmsg("temporary relation \"%s\" is scanned without parallel workers",
+								get_rel_name(relid)),
+						 errdetail("Parallel workers cannot read a session's temporary tables.")));
+				scan_workers = 0;
+				break;
+			}
+		}
 	}
 
 	if (mode == BS_MODE_HEAP)
@@ -437,6 +499,9 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	if (rsinfo->setDesc->natts != BS_SEQSCAN_NCOLS)
 		elog(ERROR, "bench_seqscan: result has %d columns, expected %d",
 			 rsinfo->setDesc->natts, BS_SEQSCAN_NCOLS);
+	/* register the row type before any parallel mode (history.c) */
+	BlessTupleDesc(rsinfo->setDesc);
+	history.desc_blessed = true;
 
 	for (int run = 1; run <= repeat; run++)
 	{
@@ -451,7 +516,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		instr_time	elapsed;
 		double		elapsed_ms;
 		double		size_mb;
-		ListCell   *lc;
+		BsParallelScan *pscan = NULL;
 		Datum		values[BS_SEQSCAN_NCOLS];
 		bool		nulls[BS_SEQSCAN_NCOLS];
 
@@ -485,35 +550,29 @@ bench_seqscan(PG_FUNCTION_ARGS)
 						  target_main_bytes(target), 0);
 		memset(&totals, 0, sizeof(totals));
 		INSTR_TIME_SET_ZERO(totals.raw_io_time);
+		totals.worker_os_known = true;
+		if (scan_workers > 0)
+			pscan = bs_parallel_scan_begin(target, mode,
+										   cache == BS_CACHE_COLD,
+										   snapshot, scan_workers);
 		bu_start = pgBufferUsage;
 		os_known = bs_os_read_bytes(&os_start);
 		INSTR_TIME_SET_CURRENT(start);
 
-		foreach(lc, target->storage_relids)
-		{
-			Relation	rel = relation_open(lfirst_oid(lc), NoLock);
-
-			switch (mode)
-			{
-				case BS_MODE_HEAP:
-					scan_heap(rel, snapshot, &totals, &progress);
-					break;
-				case BS_MODE_BUFFER:
-					scan_buffers(rel, cache == BS_CACHE_COLD, &totals, &progress);
-					break;
-				case BS_MODE_RAW:
-					scan_raw(rel, raw_buffer, &totals, &progress);
-					break;
-			}
-			relation_close(rel, NoLock);
-		}
+		if (pscan)
+			bs_parallel_scan_run(pscan, &totals, &progress);
+		else
+			scan_serial(target, mode, cache == BS_CACHE_COLD, snapshot,
+						raw_buffer, &totals, &progress);
 
 		INSTR_TIME_SET_CURRENT(elapsed);
 		INSTR_TIME_SUBTRACT(elapsed, start);
 		if (os_known)
-			os_known = bs_os_read_bytes(&os_end);
+			os_known = bs_os_read_bytes(&os_end) && totals.worker_os_known;
 		memset(&bu, 0, sizeof(bu));
 		BufferUsageAccumDiff(&bu, &pgBufferUsage, &bu_start);
+		if (pscan)
+			bs_parallel_scan_end(pscan);
 
 		elapsed_ms = INSTR_TIME_GET_MILLISEC(elapsed);
 		size_mb = (double) totals.pages * BLCKSZ / BS_BYTES_PER_MB;
@@ -561,16 +620,20 @@ bench_seqscan(PG_FUNCTION_ARGS)
 			nulls[COL_READ_MS] = true;
 		else if (mode == BS_MODE_RAW)
 			values[COL_READ_MS] =
-				Float8GetDatum(bs_round(INSTR_TIME_GET_MILLISEC(totals.raw_io_time), 3));
+				Float8GetDatum(bs_round(INSTR_TIME_GET_MILLISEC(totals.raw_io_time) +
+										totals.worker_io_ms, 3));
 		else
 			values[COL_READ_MS] =
 				Float8GetDatum(bs_round(bs_buffer_read_time_ms(&bu), 3));
 
 		if (os_known && os_end >= os_start)
 			values[COL_OS_READ_MB] =
-				Float8GetDatum((double) (os_end - os_start) / BS_BYTES_PER_MB);
+				Float8GetDatum((double) (os_end - os_start + totals.worker_os_read) /
+							   BS_BYTES_PER_MB);
 		else
 			nulls[COL_OS_READ_MB] = true;
+		values[COL_WORKERS_REQUESTED] = Int32GetDatum(workers);
+		values[COL_WORKERS_LAUNCHED] = Int32GetDatum(totals.workers_launched);
 
 		bs_run_put_row(&history, rsinfo, values, nulls);
 	}

@@ -18,22 +18,32 @@
  *	  for itself and every descendant with storage, as SELECT count(*)
  *	  does (other sessions' temporary children are skipped, as there).
  *
+ * bs_refuse_citus_shell() adds one rule for scans: a Citus distributed
+ * table is an empty shell on this node (its rows are in shards on the
+ * workers), so its scan rate would be a meaningless 0 MB.
+ *
  * src/target.c
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/genam.h"
 #include "access/relation.h"
+#include "access/stratnum.h"
+#include "access/table.h"
 #include "access/tableam.h"
 #include "catalog/index.h"
 #include "catalog/objectaddress.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "storage/lmgr.h"
 #include "target.h"
 #include "utils/acl.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/rls.h"
@@ -203,4 +213,67 @@ bs_close_target(BsTarget *target)
 	relation_close(target->rel, NoLock);
 	list_free(target->storage_relids);
 	pfree(target);
+}
+
+/*
+ * Whether Citus's catalog pg_dist_partition has a row for relid: the
+ * relation is then a distributed, reference or Citus local table, whose
+ * rows live in shards.  Read without a privilege check, since the answer
+ * only decides whether to refuse.
+ */
+static bool
+is_citus_table(Relation catalog, AttrNumber attnum, Oid relid)
+{
+	ScanKeyData key;
+	SysScanDesc scan;
+	bool		found;
+
+	ScanKeyInit(&key, attnum, BTEqualStrategyNumber, F_OIDEQ,
+				ObjectIdGetDatum(relid));
+	scan = systable_beginscan(catalog, InvalidOid, false, NULL, 1, &key);
+	found = HeapTupleIsValid(systable_getnext(scan));
+	systable_endscan(scan);
+	return found;
+}
+
+/*
+ * Refuse to scan a Citus table where Citus is installed: the named
+ * relation or any of its partitions being in pg_dist_partition.
+ */
+void
+bs_refuse_citus_shell(BsTarget *target)
+{
+	Oid			catalog_oid = get_relname_relid("pg_dist_partition",
+												PG_CATALOG_NAMESPACE);
+	Relation	catalog;
+	AttrNumber	attnum;
+	Oid			atttype;
+	List	   *relids;
+	ListCell   *lc;
+
+	if (!OidIsValid(catalog_oid))
+		return;					/* no Citus here */
+	attnum = get_attnum(catalog_oid, "logicalrelid");
+	if (attnum == InvalidAttrNumber)
+		return;
+	atttype = get_atttype(catalog_oid, attnum);
+	if (atttype != REGCLASSOID && atttype != OIDOID)
+		return;
+
+	catalog = table_open(catalog_oid, AccessShareLock);
+	relids = lcons_oid(RelationGetRelid(target->rel),
+					   list_copy(target->storage_relids));
+	foreach(lc, relids)
+	{
+		if (is_citus_table(catalog, attnum, lfirst_oid(lc)))
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("relation \"%s\" is a Citus table",
+							get_rel_name(lfirst_oid(lc))),
+					 errdetail("Its rows are in shards on the worker nodes; the table on this node is an empty shell."),
+					 errhint("Use bench_cluster_seqscan('citus', '%s') of the benchstore_cluster extension, which scans each worker's shards.",
+							 RelationGetRelationName(target->rel))));
+	}
+	table_close(catalog, AccessShareLock);
+	list_free(relids);
 }

@@ -23,5 +23,6 @@ typedef struct BsTarget
 
 extern BsTarget *bs_open_target(Oid relid, bool heap_only);
 extern void bs_close_target(BsTarget *target);
+extern void bs_refuse_citus_shell(BsTarget *target);
 
 #endif							/* BENCHSTORE_TARGET_H */

@@ -9,7 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
 
-bs_install_deps
+# PL/Proxy for the cluster tests (benchstore_cluster); core benchstore does
+# not need it.
+bs_install_deps "postgresql-$PG_MAJOR-plproxy"
 bs_build_install
 bs_start_cluster
 

@@ -1,0 +1,63 @@
+/*-------------------------------------------------------------------------
+ *
+ * seqscan.h
+ *	  What seqscan.c (bench_seqscan) shares with seqscan_parallel.c (its
+ *	  parallel workers): scan modes, per-run totals, and the pieces of a
+ *	  scan that every process of a parallel scan runs.
+ *
+ * src/seqscan.h
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef BENCHSTORE_SEQSCAN_H
+#define BENCHSTORE_SEQSCAN_H
+
+#include "benchstore.h"
+#include "portability/instr_time.h"
+#include "storage/bufpage.h"
+#include "target.h"
+#include "utils/snapshot.h"
+
+/* Chunk read by one system call in raw mode; also the interrupt interval. */
+#define BS_RAW_CHUNK		(1024 * 1024)
+/* Alignment of the raw read buffer, enough for O_DIRECT. */
+#define BS_IO_ALIGN			4096
+/* Most parallel workers one scan may ask for. */
+#define BS_MAX_SCAN_WORKERS	64
+
+typedef enum BsScanMode
+{
+	BS_MODE_HEAP,
+	BS_MODE_BUFFER,
+	BS_MODE_RAW
+} BsScanMode;
+
+/* What one run of one relation read, in one process or in all. */
+typedef struct BsScanTotals
+{
+	int64		pages;
+	int64		tuples;			/* -1: not counted in this mode */
+	int64		raw_blocks;		/* blocks read from files in raw mode */
+	instr_time	raw_io_time;	/* raw mode read time, with track_io_timing */
+	double		worker_io_ms;	/* raw mode read time of the workers */
+	uint64		worker_os_read; /* bytes the workers' kernels read */
+	bool		worker_os_known;	/* false if a worker could not tell */
+	int			workers_launched;
+} BsScanTotals;
+
+/* seqscan.c */
+extern int	bs_count_line_pointers(Page page);
+extern ssize_t bs_raw_read(int fd, const char *path, char *buffer,
+						   off_t offset, size_t want, BsScanTotals *totals);
+
+/* seqscan_parallel.c: begin (untimed), run (timed), end */
+typedef struct BsParallelScanData BsParallelScan;
+
+extern BsParallelScan *bs_parallel_scan_begin(BsTarget *target,
+											  BsScanMode mode, bool cold,
+											  Snapshot snapshot, int nworkers);
+extern void bs_parallel_scan_run(BsParallelScan *ps, BsScanTotals *totals,
+								 BsProgress *progress);
+extern void bs_parallel_scan_end(BsParallelScan *ps);
+
+#endif							/* BENCHSTORE_SEQSCAN_H */

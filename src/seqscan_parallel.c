@@ -1,0 +1,508 @@
+/*-------------------------------------------------------------------------
+ *
+ * seqscan_parallel.c
+ *	  bench_seqscan with workers > 0: the scan of one run shared between
+ *	  the caller and parallel workers (a ParallelContext), as a Parallel
+ *	  Seq Scan shares it.
+ *
+ *	heap	PostgreSQL's own parallel heap scan: one shared parallel scan
+ *			descriptor per relation, whose block allocator hands out
+ *			chunks of blocks to the processes that join it; every process
+ *			uses the snapshot serialized in it, so the tuples counted add
+ *			up to count(*).  Synchronized scans are off, as in a serial run.
+ *	buffer	ranges of BS_RANGE_BYTES claimed from a shared block counter
+ *			per relation, each block pinned and released.
+ *	raw		the same ranges, read from the segment files in chunks of at
+ *			most 1 MB.  A parallel raw scan reads the blocks that existed
+ *			when it started; a serial one reads to the end of the files.
+ *
+ * Each process adds what it counted to shared atomics at the end; its
+ * buffer usage goes back to the caller as in parallel query, so blks_hit,
+ * blks_read and read_ms cover all processes, and each worker reports the
+ * bytes its kernel read.  The caller's progress messages cover all
+ * processes through a shared byte counter.
+ *
+ * src/seqscan_parallel.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "access/heapam.h"
+#include "access/parallel.h"
+#include "access/relation.h"
+#include "access/relscan.h"
+#include "access/tableam.h"
+#include "access/xact.h"
+#include "catalog/pg_class.h"
+#include "compat.h"
+#include "executor/instrument.h"
+#include "miscadmin.h"
+#include "port/atomics.h"
+#include "seqscan.h"
+#include "storage/bufmgr.h"
+#include "storage/fd.h"
+#include "storage/shm_toc.h"
+#include "utils/rel.h"
+
+PGDLLEXPORT void bench_seqscan_worker(dsm_segment *seg, shm_toc *toc);
+
+/* Blocks claimed at a time in buffer and raw modes. */
+#define BS_RANGE_BYTES		(4 * 1024 * 1024)
+#define BS_RANGE_BLOCKS		((BlockNumber) (BS_RANGE_BYTES / BLCKSZ))
+
+/* Keys of the parallel context's table of contents. */
+#define BS_KEY_SHARED		UINT64CONST(0xB5C0000000000001)
+#define BS_KEY_PSCANS		UINT64CONST(0xB5C0000000000002)
+#define BS_KEY_BUFUSAGE		UINT64CONST(0xB5C0000000000003)
+#define BS_KEY_WALUSAGE		UINT64CONST(0xB5C0000000000004)
+
+/* One relation of the scan. */
+typedef struct BsScanRel
+{
+	Oid			relid;
+	bool		count_tuples;	/* raw: count line pointers of table pages */
+	BlockNumber nblocks;		/* blocks when the run started */
+	pg_atomic_uint64 next_block;	/* buffer, raw: first block not claimed */
+	Size		pscan_offset;	/* heap: its descriptor in the pscans chunk */
+} BsScanRel;
+
+/* What a worker reports besides the shared counters. */
+typedef struct BsScanWorkerSlot
+{
+	uint64		os_read;		/* bytes its kernel read during the scan */
+	bool		os_known;
+} BsScanWorkerSlot;
+
+typedef struct BsScanShared
+{
+	BsScanMode	mode;
+	bool		cold;
+	int			nworkers;		/* planned */
+	int			nrels;
+	pg_atomic_uint64 progress;	/* bytes done by all processes */
+	pg_atomic_uint64 tuples;	/* the workers' counts */
+	pg_atomic_uint64 raw_blocks;
+	pg_atomic_uint64 raw_io_ns;
+	BsScanWorkerSlot slots[BS_MAX_SCAN_WORKERS];
+	BsScanRel	rels[FLEXIBLE_ARRAY_MEMBER];
+} BsScanShared;
+
+/* The caller's handle on a parallel scan, from begin to end. */
+struct BsParallelScanData
+{
+	ParallelContext *pcxt;
+	BsScanShared *shared;
+	char	   *pscans;
+	BufferUsage *bufusage;
+	WalUsage   *walusage;
+};
+
+/*
+ * heap: join the relation's parallel scan and count the visible tuples of
+ * the blocks this process is handed.  As in the serial scan (seqscan.c),
+ * PostgreSQL 15 and 16 count a page at a time with heapgetpage(), taking
+ * the next block from the same allocator heapgettup_pagemode() uses; later
+ * versions count through heap_getnext().
+ */
+static int64
+scan_heap_share(Relation rel, ParallelTableScanDesc pscan,
+				BsProgress *progress)
+{
+	TableScanDesc scan = table_beginscan_parallel(rel, pscan);
+	HeapScanDesc hscan = (HeapScanDesc) scan;
+	int64		ntuples = 0;
+
+#if PG_VERSION_NUM < 170000
+	{
+		ParallelBlockTableScanDesc pbscan = (ParallelBlockTableScanDesc) pscan;
+		ParallelBlockTableScanWorker pbwork = hscan->rs_parallelworkerdata;
+		BlockNumber blkno;
+
+		Assert(scan->rs_flags & SO_ALLOW_PAGEMODE);
+		table_block_parallelscan_startblock_init(rel, pbwork, pbscan);
+		while ((blkno = table_block_parallelscan_nextpage(rel, pbwork, pbscan)) !=
+			   InvalidBlockNumber)
+		{
+			heapgetpage(scan, blkno);
+			ntuples += hscan->rs_ntuples;
+			bs_progress_advance(progress, BLCKSZ);
+		}
+	}
+#else
+	{
+		BlockNumber last_block = InvalidBlockNumber;
+
+		while (heap_getnext(scan, ForwardScanDirection) != NULL)
+		{
+			ntuples++;
+			if (hscan->rs_cblock != last_block)
+			{
+				last_block = hscan->rs_cblock;
+				bs_progress_advance(progress, BLCKSZ);
+			}
+		}
+	}
+#endif
+
+	table_endscan(scan);
+	return ntuples;
+}
+
+/* Claim the next range of a relation's blocks; false when none is left. */
+static bool
+claim_range(BsScanRel *r, BlockNumber *start, BlockNumber *end)
+{
+	uint64		first = pg_atomic_fetch_add_u64(&r->next_block, BS_RANGE_BLOCKS);
+
+	if (first >= r->nblocks)
+		return false;
+	*start = (BlockNumber) first;
+	*end = (BlockNumber) Min(first + BS_RANGE_BLOCKS, (uint64) r->nblocks);
+	return true;
+}
+
+/* buffer: pin and release every block of the ranges this process claims. */
+static void
+scan_buffers_share(Relation rel, BsScanRel *r, bool cold,
+				   BsProgress *progress)
+{
+	BufferAccessStrategy strategy = NULL;
+	BlockNumber start;
+	BlockNumber end;
+
+	if (cold || r->nblocks > (BlockNumber) (NBuffers / 4))
+		strategy = GetAccessStrategy(BAS_BULKREAD);
+
+	while (claim_range(r, &start, &end))
+	{
+		for (BlockNumber blkno = start; blkno < end; blkno++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			ReleaseBuffer(ReadBufferExtended(rel, MAIN_FORKNUM, blkno,
+											 RBM_NORMAL, strategy));
+			bs_progress_advance(progress, BLCKSZ);
+		}
+	}
+
+	if (strategy)
+		FreeAccessStrategy(strategy);
+}
+
+/*
+ * raw: read the ranges this process claims from the segment files.  A
+ * range may cross a segment boundary; a file shorter than the range (the
+ * relation was truncated meanwhile) ends it.
+ */
+static void
+scan_raw_share(Relation rel, BsScanRel *r, char *buffer,
+			   BsScanTotals *totals, BsProgress *progress)
+{
+	char	   *fork_path = bs_relation_fork_path(rel, MAIN_FORKNUM);
+	BlockNumber open_segno = InvalidBlockNumber;
+	char	   *path = NULL;
+	int			fd = -1;
+	BlockNumber start;
+	BlockNumber end;
+
+	while (claim_range(r, &start, &end))
+	{
+		BlockNumber blkno = start;
+
+		while (blkno < end)
+		{
+			BlockNumber segno = blkno / RELSEG_SIZE;
+			BlockNumber seg_end = Min(end, (segno + 1) * (BlockNumber) RELSEG_SIZE);
+			size_t		want;
+			ssize_t		filled;
+
+			CHECK_FOR_INTERRUPTS();
+			if (segno != open_segno)
+			{
+				if (fd >= 0)
+					CloseTransientFile(fd);
+				if (path)
+					pfree(path);
+				path = bs_segment_path(fork_path, segno);
+				open_segno = segno;
+				fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+				if (fd < 0 && errno != ENOENT)
+					ereport(ERROR,
+							(errcode_for_file_access(),
+							 errmsg("could not open file \"%s\": %m", path)));
+			}
+			if (fd < 0)
+				break;			/* the segment is gone: truncated */
+
+			want = Min((size_t) (seg_end - blkno) * BLCKSZ, (size_t) BS_RAW_CHUNK);
+			filled = bs_raw_read(fd, path, buffer,
+								 (off_t) (blkno % RELSEG_SIZE) * BLCKSZ,
+								 want, totals);
+			if (r->count_tuples)
+				for (ssize_t pos = 0; pos + BLCKSZ <= filled; pos += BLCKSZ)
+					totals->tuples += bs_count_line_pointers((Page) (buffer + pos));
+			totals->raw_blocks += filled / BLCKSZ;
+			bs_progress_advance(progress, filled);
+			if ((size_t) filled < want)
+				break;			/* end of file */
+			blkno += filled / BLCKSZ;
+		}
+	}
+
+	if (fd >= 0)
+		CloseTransientFile(fd);
+	if (path)
+		pfree(path);
+	pfree(fork_path);
+}
+
+/*
+ * This process's share of every relation, in order.  The counts go to
+ * totals (tuples, raw_blocks, raw_io_time); pages are the caller's to add.
+ */
+static void
+scan_share(BsScanShared *sh, char *pscans, BsScanTotals *totals,
+		   BsProgress *progress)
+{
+	char	   *buffer = NULL;
+	char	   *raw = NULL;
+
+	if (sh->mode == BS_MODE_RAW)
+	{
+		raw = palloc(BS_RAW_CHUNK + BS_IO_ALIGN);
+		buffer = (char *) TYPEALIGN(BS_IO_ALIGN, raw);
+	}
+
+	for (int i = 0; i < sh->nrels; i++)
+	{
+		BsScanRel  *r = &sh->rels[i];
+		Relation	rel = relation_open(r->relid, AccessShareLock);
+
+		switch (sh->mode)
+		{
+			case BS_MODE_HEAP:
+				totals->tuples +=
+					scan_heap_share(rel,
+									(ParallelTableScanDesc) (pscans + r->pscan_offset),
+									progress);
+				break;
+			case BS_MODE_BUFFER:
+				scan_buffers_share(rel, r, sh->cold, progress);
+				break;
+			case BS_MODE_RAW:
+				scan_raw_share(rel, r, buffer, totals, progress);
+				break;
+		}
+		relation_close(rel, AccessShareLock);
+	}
+
+	if (raw)
+		pfree(raw);
+}
+
+/* Entry point of a parallel worker. */
+void
+bench_seqscan_worker(dsm_segment *seg, shm_toc *toc)
+{
+	BsScanShared *sh = shm_toc_lookup(toc, BS_KEY_SHARED, false);
+	char	   *pscans = shm_toc_lookup(toc, BS_KEY_PSCANS, true);
+	BufferUsage *bufusage = shm_toc_lookup(toc, BS_KEY_BUFUSAGE, false);
+	WalUsage   *walusage = shm_toc_lookup(toc, BS_KEY_WALUSAGE, false);
+	BsScanWorkerSlot *slot = &sh->slots[ParallelWorkerNumber];
+	BsScanTotals totals;
+	BsProgress	progress;
+	uint64		os_start = 0;
+	uint64		os_end = 0;
+
+	memset(&totals, 0, sizeof(totals));
+	INSTR_TIME_SET_ZERO(totals.raw_io_time);
+	bs_progress_begin(&progress, NULL, 0, 0);
+	bs_progress_share(&progress, &sh->progress, true);
+
+	InstrStartParallelQuery();
+	slot->os_known = bs_os_read_bytes(&os_start);
+
+	scan_share(sh, pscans, &totals, &progress);
+
+	bs_progress_flush(&progress);
+	pg_atomic_fetch_add_u64(&sh->tuples, (uint64) totals.tuples);
+	pg_atomic_fetch_add_u64(&sh->raw_blocks, (uint64) totals.raw_blocks);
+	pg_atomic_fetch_add_u64(&sh->raw_io_ns,
+							(uint64) (INSTR_TIME_GET_DOUBLE(totals.raw_io_time) * 1e9));
+	if (slot->os_known && bs_os_read_bytes(&os_end) && os_end >= os_start)
+		slot->os_read = os_end - os_start;
+	else
+		slot->os_known = false;
+	InstrEndParallelQuery(&bufusage[ParallelWorkerNumber],
+						  &walusage[ParallelWorkerNumber]);
+}
+
+/*
+ * Prepare a parallel run of the target's relations with nworkers workers:
+ * the shared state and, for heap mode, a parallel scan descriptor per
+ * relation with the given snapshot.  Returns NULL when no dynamic shared
+ * memory could be had (the caller then scans alone).  Enters parallel
+ * mode; bs_parallel_scan_end leaves it.
+ */
+BsParallelScan *
+bs_parallel_scan_begin(BsTarget *target, BsScanMode mode, bool cold,
+					   Snapshot snapshot, int nworkers)
+{
+	BsParallelScan *ps = palloc0(sizeof(BsParallelScan));
+	int			nrels = list_length(target->storage_relids);
+	Size		shsize = add_size(offsetof(BsScanShared, rels),
+								  mul_size(sizeof(BsScanRel), nrels));
+	Size		pscans_size = 0;
+	Size	   *pscan_sizes = palloc0(sizeof(Size) * Max(nrels, 1));
+	ParallelContext *pcxt;
+	BsScanShared *sh;
+	ListCell   *lc;
+	int			i;
+
+	Assert(nworkers > 0 && nworkers <= BS_MAX_SCAN_WORKERS);
+
+	if (mode == BS_MODE_HEAP)
+	{
+		i = 0;
+		foreach(lc, target->storage_relids)
+		{
+			Relation	rel = relation_open(lfirst_oid(lc), NoLock);
+
+			pscan_sizes[i] = MAXALIGN(table_parallelscan_estimate(rel, snapshot));
+			pscans_size = add_size(pscans_size, pscan_sizes[i]);
+			relation_close(rel, NoLock);
+			i++;
+		}
+	}
+
+	EnterParallelMode();
+	pcxt = CreateParallelContext("benchstore", "bench_seqscan_worker",
+								 nworkers);
+	shm_toc_estimate_chunk(&pcxt->estimator, shsize);
+	if (pscans_size > 0)
+		shm_toc_estimate_chunk(&pcxt->estimator, pscans_size);
+	shm_toc_estimate_chunk(&pcxt->estimator,
+						   mul_size(sizeof(BufferUsage), nworkers));
+	shm_toc_estimate_chunk(&pcxt->estimator,
+						   mul_size(sizeof(WalUsage), nworkers));
+	shm_toc_estimate_keys(&pcxt->estimator, 4);
+	InitializeParallelDSM(pcxt);
+	if (pcxt->seg == NULL)
+	{
+		DestroyParallelContext(pcxt);
+		ExitParallelMode();
+		return NULL;
+	}
+	ps->pcxt = pcxt;
+
+	sh = shm_toc_allocate(pcxt->toc, shsize);
+	memset(sh, 0, shsize);
+	sh->mode = mode;
+	sh->cold = cold;
+	sh->nworkers = nworkers;
+	sh->nrels = nrels;
+	pg_atomic_init_u64(&sh->progress, 0);
+	pg_atomic_init_u64(&sh->tuples, 0);
+	pg_atomic_init_u64(&sh->raw_blocks, 0);
+	pg_atomic_init_u64(&sh->raw_io_ns, 0);
+	shm_toc_insert(pcxt->toc, BS_KEY_SHARED, sh);
+	ps->shared = sh;
+
+	if (pscans_size > 0)
+	{
+		ps->pscans = shm_toc_allocate(pcxt->toc, pscans_size);
+		shm_toc_insert(pcxt->toc, BS_KEY_PSCANS, ps->pscans);
+	}
+
+	i = 0;
+	pscans_size = 0;
+	foreach(lc, target->storage_relids)
+	{
+		BsScanRel  *r = &sh->rels[i];
+		Relation	rel = relation_open(lfirst_oid(lc), NoLock);
+
+		r->relid = RelationGetRelid(rel);
+		r->count_tuples = RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind);
+		r->nblocks = RelationGetNumberOfBlocks(rel);
+		pg_atomic_init_u64(&r->next_block, 0);
+		if (mode == BS_MODE_HEAP)
+		{
+			ParallelTableScanDesc pscan =
+				(ParallelTableScanDesc) (ps->pscans + pscans_size);
+
+			r->pscan_offset = pscans_size;
+			table_parallelscan_initialize(rel, pscan, snapshot);
+			/* every run starts at block 0, as a serial run does */
+			pscan->phs_syncscan = false;
+			r->nblocks = ((ParallelBlockTableScanDesc) pscan)->phs_nblocks;
+			pscans_size += pscan_sizes[i];
+		}
+		relation_close(rel, NoLock);
+		i++;
+	}
+
+	ps->bufusage = shm_toc_allocate(pcxt->toc,
+									mul_size(sizeof(BufferUsage), nworkers));
+	memset(ps->bufusage, 0, sizeof(BufferUsage) * nworkers);
+	shm_toc_insert(pcxt->toc, BS_KEY_BUFUSAGE, ps->bufusage);
+	ps->walusage = shm_toc_allocate(pcxt->toc,
+									mul_size(sizeof(WalUsage), nworkers));
+	memset(ps->walusage, 0, sizeof(WalUsage) * nworkers);
+	shm_toc_insert(pcxt->toc, BS_KEY_WALUSAGE, ps->walusage);
+
+	pfree(pscan_sizes);
+	return ps;
+}
+
+/*
+ * The timed part: start the workers, scan the caller's share, wait for
+ * the workers, and gather everything into totals.  The workers' buffer
+ * usage is added to the caller's pgBufferUsage, as parallel query does.
+ */
+void
+bs_parallel_scan_run(BsParallelScan *ps, BsScanTotals *totals,
+					 BsProgress *progress)
+{
+	ParallelContext *pcxt = ps->pcxt;
+	BsScanShared *sh = ps->shared;
+
+	LaunchParallelWorkers(pcxt);
+	totals->workers_launched = pcxt->nworkers_launched;
+
+	bs_progress_share(progress, &sh->progress, false);
+	scan_share(sh, ps->pscans, totals, progress);
+
+	WaitForParallelWorkersToFinish(pcxt);
+
+	totals->worker_os_read = 0;
+	totals->worker_os_known = true;
+	for (int w = 0; w < pcxt->nworkers_launched; w++)
+	{
+		InstrAccumParallelQuery(&ps->bufusage[w], &ps->walusage[w]);
+		if (sh->slots[w].os_known)
+			totals->worker_os_read += sh->slots[w].os_read;
+		else
+			totals->worker_os_known = false;
+	}
+
+	for (int i = 0; i < sh->nrels; i++)
+		if (sh->mode != BS_MODE_RAW)
+			totals->pages += sh->rels[i].nblocks;
+	totals->raw_blocks += (int64) pg_atomic_read_u64(&sh->raw_blocks);
+	if (sh->mode == BS_MODE_RAW)
+		totals->pages = totals->raw_blocks;
+	totals->tuples += (int64) pg_atomic_read_u64(&sh->tuples);
+	totals->worker_io_ms = pg_atomic_read_u64(&sh->raw_io_ns) / 1e6;
+}
+
+/* Free the parallel context and leave parallel mode. */
+void
+bs_parallel_scan_end(BsParallelScan *ps)
+{
+	DestroyParallelContext(ps->pcxt);
+	ExitParallelMode();
+	pfree(ps);
+}
