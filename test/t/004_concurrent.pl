@@ -1,7 +1,7 @@
 # Benchmarks take AccessShareLock only: concurrent INSERT, UPDATE and
 # DELETE run during a scan.  The count is exact for the statement's
-# snapshot while others commit.  Other sessions' temporary tables are
-# refused.
+# snapshot while others commit, also when the scan is shared with parallel
+# workers.  Other sessions' temporary tables are refused.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -71,6 +71,68 @@ isnt($now, $before, 'a new snapshot sees the other sessions\' changes');
 is($node->safe_psql('postgres', "SELECT tuples FROM bench_seqscan('acct')"),
 	$now, 'and so does a new benchmark');
 $rr->quit;
+
+# Parallel scans (workers): every process reads with the caller's
+# snapshot, so the count stays exact while other sessions commit INSERTs,
+# UPDATEs and DELETEs during the scan.
+$rr = $node->background_psql('postgres');
+$rr->query_safe('BEGIN ISOLATION LEVEL REPEATABLE READ');
+$before = $rr->query_safe('SELECT count(*) FROM acct');
+my $dml = $node->background_psql('postgres', on_error_stop => 0);
+$dml->query_until(qr/dml started/, q{
+	\echo dml started
+	DO $$
+	BEGIN
+		FOR i IN 1 .. 400 LOOP
+			INSERT INTO acct SELECT g, 3 FROM generate_series(500000 + i * 100, 500099 + i * 100) g;
+			DELETE FROM acct WHERE id % 401 = i;
+			UPDATE acct SET balance = balance + 1 WHERE id % 397 = i;
+			COMMIT;
+			PERFORM pg_sleep(0.005);
+		END LOOP;
+	END $$;
+	SELECT 'dml loop done';
+});
+$node->poll_query_until('postgres', q{
+	SELECT count(*) > 0 FROM acct WHERE id > 500000}) or die 'DML did not start';
+my $committed_before = $node->safe_psql('postgres', 'SELECT count(*) FROM acct WHERE id > 500000');
+my $par = $rr->query_safe(q{
+	SELECT min(tuples) || ' ' || max(tuples) || ' ' || count(*) || ' ' ||
+		   bool_and(workers_launched = 2)
+	FROM bench_seqscan('acct', repeat => 30, workers => 2, record => false)});
+my $committed_after = $node->safe_psql('postgres', 'SELECT count(*) FROM acct WHERE id > 500000');
+$after = $rr->query_safe('SELECT count(*) FROM acct');
+ok($committed_after > $committed_before,
+	'other sessions committed DML while the parallel scans ran');
+is($par, "$before $before 30 true",
+	'every parallel run, 2 workers launched, counts what the snapshot sees');
+is($after, $before, 'count(*) agrees in the same snapshot');
+$rr->query_safe('COMMIT');
+$dml->query_until(qr/dml loop done/, '');
+$dml->quit;
+$now = $node->safe_psql('postgres', 'SELECT count(*) FROM acct');
+foreach my $mode (qw(heap raw))
+{
+	$node->safe_psql('postgres', 'VACUUM acct; CHECKPOINT');
+	is($node->safe_psql('postgres',
+		"SELECT tuples FROM bench_seqscan('acct', '$mode', workers => 2, record => false)"),
+		$now, "$mode: after the DML a parallel scan counts the new rows");
+}
+
+# The workers are real processes: while a parallel scan runs they show in
+# pg_stat_activity as parallel workers of the caller.
+$bg = $node->background_psql('postgres', on_error_stop => 0);
+$bg->query_until(qr//, q{
+	SELECT count(*) FROM bench_seqscan('acct', 'heap', 'warm', 1000, workers => 2, record => false);
+});
+ok($node->poll_query_until('postgres', q{
+	SELECT count(*) = 2 FROM pg_stat_activity w JOIN pg_stat_activity l ON w.leader_pid = l.pid
+	WHERE l.query LIKE '%bench_seqscan(''acct''%' AND w.backend_type = 'parallel worker'}),
+	'two parallel workers run beside the caller');
+$node->safe_psql('postgres', q{
+	SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+	WHERE query LIKE '%bench_seqscan(''acct''%' AND backend_type = 'client backend'});
+$bg->quit;
 
 # Another session's temporary table is refused.
 my $tmp = $node->background_psql('postgres');
