@@ -11,6 +11,11 @@ SELECT * FROM bench_seqscan('lineitem', cache => 'cold');
 -- Warm, three times: the OS page cache now holds the table.
 SELECT * FROM bench_seqscan('lineitem', repeat => 3);
 
+-- The same warm scan shared with one parallel worker (two processes), then
+-- two: the aggregate rate, and how many workers really ran.
+SELECT run, pages, tuples, elapsed_ms, mb_per_s, tuples_per_s, workers_requested, workers_launched
+FROM generate_series(0, 2) w, bench_seqscan('lineitem', repeat => 2, workers => w);
+
 -- The storage rate: the files read directly in 1 MB chunks, like dd.
 SELECT * FROM bench_seqscan('lineitem', 'raw', 'cold');
 
