@@ -766,7 +766,10 @@ BEGIN
 					CASE WHEN v.test THEN b.test END,
 					CASE WHEN v.cache THEN b.cache END,
 					CASE WHEN v.block_size THEN b.block_size END,
-					CASE WHEN v.streams THEN b.streams || ' streams' END,
+					CASE WHEN v.streams THEN b.streams ||
+						 CASE WHEN b.benchmark LIKE '%seqscan' THEN ' process' ELSE ' stream' END ||
+						 CASE WHEN b.streams = 1 THEN ''
+							  WHEN b.benchmark LIKE '%seqscan' THEN 'es' ELSE 's' END END,
 					CASE WHEN v.direct THEN CASE b.direct WHEN true THEN 'direct' WHEN false THEN 'buffered' END END),
 					''), b.label) AS name,
 			   min(b.first_at) OVER (PARTITION BY b.label) AS label_at,

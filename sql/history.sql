@@ -233,6 +233,14 @@ SET client_encoding = 'UTF8';
 SELECT * FROM bench_chart('no_such_metric');
 SELECT * FROM expect_error($$SELECT * FROM bench_chart(NULL)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_chart('tps', width => 0)$$);
+-- A parallel scan's processes (1 + workers) are its streams: serial and
+-- parallel runs are told apart in the chart and paired apart in compare.
+SELECT count(*) FROM generate_series(0, 1) w,
+	 bench_seqscan('hist_t', repeat => 2, workers => w, label => 'scan-par');
+SELECT DISTINCT streams, test FROM bench_history WHERE label = 'scan-par' ORDER BY 1;
+SELECT * FROM bench_chart('size_mb', label_like => 'scan-par', width => 10);
+SELECT test, streams, metric, baseline_runs, candidate_runs, ratio, verdict
+FROM bench_compare('scan-par', 'scan-par', '{size_mb}') ORDER BY streams;
 
 --
 -- Who sees and removes what: every role reads the whole history (as a
