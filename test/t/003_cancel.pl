@@ -1,5 +1,6 @@
 # A long scan stops promptly on cancel, statement_timeout and backend
-# termination, in every mode, and leaves the server healthy.
+# termination, in every mode, serial or shared with parallel workers, and
+# leaves the server healthy.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -26,7 +27,8 @@ sub running_pid
 	{
 		my $pid = $node->safe_psql('postgres', q{
 			SELECT pid FROM pg_stat_activity
-			WHERE query LIKE 'SELECT count(*) FROM bench_seqscan%' AND state = 'active'});
+			WHERE query LIKE 'SELECT count(*) FROM bench_seqscan%' AND state = 'active'
+			  AND backend_type = 'client backend'});
 		return $pid if $pid ne '';
 		usleep(100_000);
 	}
@@ -37,10 +39,14 @@ foreach my $mode (qw(heap buffer raw))
 {
 	foreach my $cache (qw(warm cold))
 	{
+	  foreach my $workers (0, 2)
+	  {
+		my $call = "bench_seqscan('big', '$mode', '$cache', 1000, workers => $workers)";
+		my $what = "$mode $cache" . ($workers ? ", $workers workers" : '');
+
 		# Cancel.
 		my $bg = $node->background_psql('postgres', on_error_stop => 0);
-		$bg->query_until(qr//,
-			"SELECT count(*) FROM bench_seqscan('big', '$mode', '$cache', 1000);\n");
+		$bg->query_until(qr//, "SELECT count(*) FROM $call;\n");
 		my $pid = running_pid();
 		usleep(200_000);
 		my $t0 = time;
@@ -49,33 +55,41 @@ foreach my $mode (qw(heap buffer raw))
 			"SELECT state <> 'active' FROM pg_stat_activity WHERE pid = $pid")
 		  or die 'cancel was not served';
 		my $took = time - $t0;
-		cmp_ok($took, '<', 10, "$mode $cache: cancel served within seconds");
+		cmp_ok($took, '<', 10, "$what: cancel served within seconds");
 		my ($out, $err) = $bg->query('SELECT 1');
 		like($bg->{stderr}, qr/canceling statement due to user request/,
-			"$mode $cache: the statement was canceled");
+			"$what: the statement was canceled");
+		ok($node->poll_query_until('postgres',
+			"SELECT count(*) = 0 FROM pg_stat_activity WHERE leader_pid = $pid"),
+			"$what: no parallel worker is left") if $workers;
 		$bg->quit;
 
 		# statement_timeout.
 		my ($ret, $stdout, $stderr) = $node->psql('postgres',
-			"SET statement_timeout = '300ms'; SELECT count(*) FROM bench_seqscan('big', '$mode', '$cache', 1000)");
-		isnt($ret, 0, "$mode $cache: statement_timeout stops the run");
+			"SET statement_timeout = '300ms'; SELECT count(*) FROM $call");
+		isnt($ret, 0, "$what: statement_timeout stops the run");
 		like($stderr, qr/canceling statement due to statement timeout/,
-			"$mode $cache: with the timeout's message");
+			"$what: with the timeout's message");
+	  }
 	}
 }
 
-# Backend termination in the middle of a cold raw run: the session ends,
-# the server goes on.
-my $bg = $node->background_psql('postgres', on_error_stop => 0);
-$bg->query_until(qr//,
-	"SELECT count(*) FROM bench_seqscan('big', 'raw', 'cold', 1000);\n");
-my $pid = running_pid();
-$node->safe_psql('postgres', "SELECT pg_terminate_backend($pid)");
-$node->poll_query_until('postgres',
-	"SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = $pid")
-  or die 'backend was not terminated';
-# psql has exited with its connection: there is nothing left to quit.
-eval { $bg->quit; };
+# Backend termination in the middle of a cold raw run, serial and shared
+# with workers: the session ends, its workers with it, the server goes on.
+foreach my $workers (0, 2)
+{
+	my $bg = $node->background_psql('postgres', on_error_stop => 0);
+	$bg->query_until(qr//,
+		"SELECT count(*) FROM bench_seqscan('big', 'raw', 'cold', 1000, workers => $workers);\n");
+	my $pid = running_pid();
+	$node->safe_psql('postgres', "SELECT pg_terminate_backend($pid)");
+	$node->poll_query_until('postgres',
+		"SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = $pid OR leader_pid = $pid")
+	  or die 'backend was not terminated';
+	pass("$workers workers: the backend and its workers are gone");
+	# psql has exited with its connection: there is nothing left to quit.
+	eval { $bg->quit; };
+}
 is($node->safe_psql('postgres', "SELECT tuples FROM bench_seqscan('big')"),
 	500000, 'the server runs benchmarks after a backend was terminated');
 my $log = slurp_file($node->logfile);
