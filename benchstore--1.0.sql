@@ -583,8 +583,8 @@ BEGIN
 		FROM measured m
 		CROSS JOIN LATERAL unnest(CASE
 			WHEN bench_compare.metrics IS NOT NULL THEN bench_compare.metrics
-			WHEN m.benchmark = 'seqscan' THEN ARRAY['mb_per_s']
-			WHEN m.benchmark IN ('tablespace_io', 'tablespaces_io') THEN
+			WHEN m.benchmark IN ('seqscan', 'cluster_seqscan') THEN ARRAY['mb_per_s']
+			WHEN m.benchmark IN ('tablespace_io', 'tablespaces_io', 'cluster_tablespace_io') THEN
 				CASE WHEN m.test IN ('seqwrite', 'seqread')
 					 THEN ARRAY['mb_per_s', 'lat_p99_us']
 					 ELSE ARRAY['iops', 'lat_p99_us'] END

@@ -6,6 +6,10 @@
 # bs_have_proc_io()            whether the kernel reports per-process I/O
 # bs_fs_type($dir)             the filesystem type under a directory
 # bs_temp_files($dir)          PostgreSQL temporary files under a directory
+# bs_plproxy_cluster($coordinator, $name, \@nodes, %opts)
+#                              a PL/Proxy cluster (foreign server) on the
+#                              coordinator whose partitions p0, p1, ... are
+#                              the nodes; modular_mapping => 1 for any count
 package BenchstoreTAP;
 
 use strict;
@@ -17,7 +21,8 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-our @EXPORT = qw(bs_node bs_rows bs_row bs_have_proc_io bs_fs_type bs_temp_files);
+our @EXPORT = qw(bs_node bs_rows bs_row bs_have_proc_io bs_fs_type bs_temp_files
+  bs_plproxy_cluster);
 
 sub bs_node
 {
@@ -71,6 +76,26 @@ sub bs_temp_files
 	return @files unless -d $dir;
 	find(sub { push @files, $File::Find::name if -f $_ && /^pgsql_tmp/ }, $dir);
 	return @files;
+}
+
+# A PL/Proxy cluster named $name on the coordinator: one partition per
+# node (p0 is the first), connecting over the nodes' Unix sockets, and a
+# user mapping for PUBLIC (the same role on every node, no password).
+sub bs_plproxy_cluster
+{
+	my ($coordinator, $name, $nodes, %opts) = @_;
+	my @options;
+	push @options, "modular_mapping '1'" if $opts{modular_mapping};
+	for my $i (0 .. $#$nodes)
+	{
+		(my $connstr = $nodes->[$i]->connstr('postgres')) =~ s/'/''/g;
+		push @options, "p$i '$connstr'";
+	}
+	$coordinator->safe_psql('postgres',
+		    "CREATE SERVER $name FOREIGN DATA WRAPPER plproxy OPTIONS ("
+		  . join(', ', @options) . ");\n"
+		  . "CREATE USER MAPPING FOR PUBLIC SERVER $name;");
+	return;
 }
 
 1;
