@@ -187,6 +187,11 @@ FROM unnest(ARRAY['heap', 'buffer', 'raw']) m, generate_series(1, 3) w,
 	 bench_seqscan('bs_par', m, record => false) s,
 	 bench_seqscan('bs_par', m, workers => w, record => false) p
 ORDER BY 1, 2;
+-- An index and a sequence: pages only, in parallel as serially.
+SELECT mode, pages = (pg_relation_size('bs_t_pkey') / current_setting('block_size')::int) AS pages_ok,
+	   tuples, tuples_per_s
+FROM unnest(ARRAY['buffer', 'raw']) m, bench_seqscan('bs_t_pkey', m, workers => 2, record => false);
+SELECT mode, pages, tuples FROM bench_seqscan('bs_seq', 'raw', workers => 1, record => false);
 -- repeat: each run is shared afresh.
 SELECT run, tuples = 60000 AS tuples_ok, workers_requested
 FROM bench_seqscan('bs_par', repeat => 3, workers => 2, record => false);

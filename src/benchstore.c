@@ -59,6 +59,13 @@ _PG_init(void)
 void
 bs_require_arg(FunctionCallInfo fcinfo, int argno, const char *argname)
 {
+	/* an SQL definition older than this library would pass fewer */
+	if (argno >= PG_NARGS())
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the SQL definition of this function has no argument \"%s\"",
+						argname),
+				 errhint("Update the extension with ALTER EXTENSION benchstore UPDATE, or recreate it.")));
 	if (PG_ARGISNULL(argno))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),

@@ -466,8 +466,8 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	 * newest pages live in the caller's local buffers): such a scan runs in
 	 * the caller alone, and says so.
 	 */
-	scan_workers = workers;
-	if (workers > 0)
+	scan_workers = IsInParallelMode() ? 0 : workers;
+	if (scan_workers > 0)
 	{
 		ListCell   *lc;
 
@@ -477,7 +477,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 			{
 				ereport(NOTICE,
 						(errmsg("temporary relation \"%s\" is scanned without parallel workers",
-								get_rel_name(relid)),
+								get_rel_name(lfirst_oid(lc))),
 						 errdetail("Parallel workers cannot read a session's temporary tables.")));
 				scan_workers = 0;
 				break;

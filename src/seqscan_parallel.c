@@ -215,7 +215,8 @@ scan_raw_share(Relation rel, BsScanRel *r, char *buffer,
 		while (blkno < end)
 		{
 			BlockNumber segno = blkno / RELSEG_SIZE;
-			BlockNumber seg_end = Min(end, (segno + 1) * (BlockNumber) RELSEG_SIZE);
+			BlockNumber seg_end = (BlockNumber) Min((uint64) end,
+													((uint64) segno + 1) * RELSEG_SIZE);
 			size_t		want;
 			ssize_t		filled;
 
@@ -495,6 +496,11 @@ bs_parallel_scan_run(BsParallelScan *ps, BsScanTotals *totals,
 	if (sh->mode == BS_MODE_RAW)
 		totals->pages = totals->raw_blocks;
 	totals->tuples += (int64) pg_atomic_read_u64(&sh->tuples);
+	/* raw mode counts line pointers of table pages only, as a serial run */
+	if (sh->mode == BS_MODE_RAW)
+		for (int i = 0; i < sh->nrels; i++)
+			if (!sh->rels[i].count_tuples)
+				totals->tuples = -1;
 	totals->worker_io_ms = pg_atomic_read_u64(&sh->raw_io_ns) / 1e6;
 }
 
