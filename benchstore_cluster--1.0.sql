@@ -386,7 +386,10 @@ CREATE FUNCTION _bench_cluster_blame_plproxy(
 	kind text,						-- 'ping', 'evict', 'seqscan' or 'tablespace_io'
 	relation text,
 	tablespace name,
-	args jsonb						-- the other arguments of the failed call
+	args jsonb,						-- the other arguments of the failed call
+	e_state text,					-- the fan-out's error: SQLSTATE,
+	e_message text,					-- message,
+	e_hint text						-- and hint
 )
 RETURNS void
 LANGUAGE plpgsql VOLATILE
@@ -402,7 +405,25 @@ DECLARE
 	msg text;
 	det text;
 	hnt text;
+	remote text[];
 BEGIN
+	-- A cancel, statement_timeout, or an error of the coordinator itself
+	-- (not a node's, not a connection's): raised as it is.
+	IF e_state = '57014' OR
+	   (e_message !~ '^\S+\(\d+\): \[[^]]*\] REMOTE [^:]+: ' AND
+		e_message !~ '^PL/Proxy function \S+\(\d+\): \[[^]]*\] PQ\w+: ') THEN
+		RETURN;
+	END IF;
+	-- An argument every node refuses alike (a data exception, class 22,
+	-- from the same benchstore): the arguments' error, not a node's.
+	remote := regexp_match(e_message, '^\S+\(\d+\): \[[^]]*\] REMOTE [^:]+: (.*)$', 's');
+	IF remote IS NOT NULL AND left(e_state, 2) = '22' THEN
+		RAISE EXCEPTION '%', remote[1]
+			USING ERRCODE = e_state,
+				  HINT = coalesce(nullif(regexp_replace(e_hint, '^Remote hint: ', ''), ''),
+								  'The nodes refused the arguments.');
+	END IF;
+
 	FOR i IN 0 .. cardinality(nodes) - 1 LOOP
 		BEGIN
 			SELECT * INTO probe
@@ -452,7 +473,7 @@ BEGIN
 END;
 $$;
 
-COMMENT ON FUNCTION _bench_cluster_blame_plproxy(name, text[], text, text, name, jsonb) IS
+COMMENT ON FUNCTION _bench_cluster_blame_plproxy(name, text[], text, text, name, jsonb, text, text, text) IS
 'internal: find the node whose failure failed a PL/Proxy fan-out and raise its error under its name';
 
 --
@@ -869,6 +890,7 @@ CREATE FUNCTION _bench_cluster_seqscan(
 	p_label text,
 	p_record boolean,
 	p_workers integer,
+	p_relid regclass,				-- Citus: the relation on the caller's search_path
 	-- OUT columns: bench_cluster_seqscan's (see there)
 	OUT node text,
 	OUT run integer,
@@ -912,6 +934,9 @@ DECLARE
 	wall_ms float8;
 	totals jsonb := '[]';
 	args jsonb;
+	e_state text;
+	e_message text;
+	e_hint text;
 BEGIN
 	IF p_relation IS NULL THEN
 		RAISE EXCEPTION 'relation cannot be null' USING ERRCODE = 'null_value_not_allowed';
@@ -941,6 +966,10 @@ BEGIN
 		RAISE EXCEPTION 'repeat must be between 1 and 1000'
 			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
+	IF p_workers < 0 OR p_workers > 64 THEN
+		RAISE EXCEPTION 'workers must be between 0 and 64'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
 	cold := lower(p_cache) = 'cold';
 
 	target := _bench_cluster_target(p_cluster);
@@ -955,12 +984,19 @@ BEGIN
 			BEGIN
 				PERFORM FROM _bench_cluster_ping_plproxy(p_cluster, parts);
 			EXCEPTION WHEN OTHERS THEN
-				PERFORM _bench_cluster_blame_plproxy(p_cluster, nodes, 'ping', p_relation, NULL, NULL);
+				GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_message = MESSAGE_TEXT,
+										e_hint = PG_EXCEPTION_HINT;
+				PERFORM _bench_cluster_blame_plproxy(p_cluster, nodes, 'ping', p_relation, NULL, NULL,
+													 e_state, e_message, e_hint);
 				RAISE;
 			END;
 		END IF;
 	ELSE
-		rel := p_relation::regclass;
+		rel := p_relid;
+		IF rel IS NULL THEN
+			RAISE EXCEPTION 'relation "%" does not exist', p_relation
+				USING ERRCODE = 'undefined_table';
+		END IF;
 		shards := citus_shard_names(rel);
 		IF coalesce(cardinality(shards), 0) = 0 THEN
 			RAISE EXCEPTION 'relation "%" is not a Citus distributed table', rel
@@ -981,7 +1017,10 @@ BEGIN
 				BEGIN
 					PERFORM FROM _bench_cluster_evict_plproxy(p_cluster, parts, p_relation);
 				EXCEPTION WHEN OTHERS THEN
-					PERFORM _bench_cluster_blame_plproxy(p_cluster, nodes, 'evict', p_relation, NULL, NULL);
+					GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_message = MESSAGE_TEXT,
+											e_hint = PG_EXCEPTION_HINT;
+					PERFORM _bench_cluster_blame_plproxy(p_cluster, nodes, 'evict', p_relation, NULL, NULL,
+														 e_state, e_message, e_hint);
 					RAISE;
 				END;
 			END IF;
@@ -991,9 +1030,12 @@ BEGIN
 										p_cluster, parts, p_relation, p_mode, p_cache,
 										p_label, p_record, p_workers) x);
 			EXCEPTION WHEN OTHERS THEN
+				GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_message = MESSAGE_TEXT,
+										e_hint = PG_EXCEPTION_HINT;
 				PERFORM _bench_cluster_blame_plproxy(p_cluster, nodes, 'seqscan', p_relation, NULL,
 						jsonb_build_object('mode', p_mode, 'cache', p_cache, 'label', p_label,
-										   'workers', p_workers));
+										   'workers', p_workers),
+						e_state, e_message, e_hint);
 				RAISE;
 			END;
 			wall_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
@@ -1037,14 +1079,16 @@ BEGIN
 								   'relation', p_relation, 'mode', p_mode, 'cache', p_cache,
 								   'repeat', p_repeat, 'label', p_label, 'record', p_record,
 								   'workers', p_workers);
+		-- the target names the cluster: neither a relation nor a tablespace
+		-- of the coordinator, whose settings snapshot would mislead
 		PERFORM _bench_cluster_record('cluster_seqscan',
-									  coalesce(totals -> 0 ->> 'relation', p_relation),
+									  p_cluster || '/' || coalesce(totals -> 0 ->> 'relation', p_relation),
 									  totals, p_label, args);
 	END IF;
 END;
 $$;
 
-COMMENT ON FUNCTION _bench_cluster_seqscan(name, text, text, text, integer, text, boolean, integer) IS
+COMMENT ON FUNCTION _bench_cluster_seqscan(name, text, text, text, integer, text, boolean, integer, regclass) IS
 'internal: bench_cluster_seqscan''s implementation';
 
 CREATE FUNCTION bench_cluster_seqscan(
@@ -1080,9 +1124,11 @@ CREATE FUNCTION bench_cluster_seqscan(
 )
 RETURNS SETOF record
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, @extschema@, pg_temp
 AS $$
-SELECT * FROM @extschema@._bench_cluster_seqscan($1, $2, $3, $4, $5, $6, $7, $8);
+-- No SET search_path here: for Citus the relation is the coordinator's,
+-- named as the caller names it, on the caller's search_path.
+SELECT * FROM @extschema@._bench_cluster_seqscan($1, $2, $3, $4, $5, $6, $7, $8,
+	CASE WHEN $1 = 'citus' THEN pg_catalog.to_regclass($2) END);
 $$;
 
 COMMENT ON FUNCTION bench_cluster_seqscan(name, text, text, text, integer, text, boolean, integer) IS
@@ -1140,6 +1186,9 @@ DECLARE
 	command text;
 	totals jsonb;
 	args jsonb;
+	e_state text;
+	e_message text;
+	e_hint text;
 BEGIN
 	IF p_tablespace IS NULL THEN
 		RAISE EXCEPTION 'tablespace cannot be null' USING ERRCODE = 'null_value_not_allowed';
@@ -1173,11 +1222,14 @@ BEGIN
 									p_tests, p_streams, p_direct, p_duration, p_label,
 									p_record) x);
 		EXCEPTION WHEN OTHERS THEN
+			GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_message = MESSAGE_TEXT,
+									e_hint = PG_EXCEPTION_HINT;
 			PERFORM _bench_cluster_blame_plproxy(p_cluster, nodes, 'tablespace_io', NULL, p_tablespace,
 					jsonb_build_object('size', p_size, 'block_size', p_block_size,
 									   'tests', to_jsonb(p_tests), 'streams', p_streams,
 									   'direct', p_direct, 'duration', p_duration::text,
-									   'label', p_label));
+									   'label', p_label),
+					e_state, e_message, e_hint);
 			RAISE;
 		END;
 	ELSE
@@ -1210,7 +1262,8 @@ FROM bench_tablespace_io(tablespace => %L, size => %L, block_size => %L, tests =
 								   'streams', p_streams, 'direct', p_direct,
 								   'duration_s', extract(epoch FROM p_duration),
 								   'label', p_label, 'record', p_record);
-		PERFORM _bench_cluster_record('cluster_tablespace_io', p_tablespace, totals, p_label, args);
+		PERFORM _bench_cluster_record('cluster_tablespace_io', p_cluster || '/' || p_tablespace,
+									  totals, p_label, args);
 	END IF;
 END;
 $$;

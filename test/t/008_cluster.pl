@@ -127,7 +127,7 @@ is($hist->{runs}, 2, 'coordinator: one recorded run per call');
 is($hist->{rows}, 3, 'coordinator: one result row per run of the calls (1 + 2)');
 is($hist->{totals}, 3, 'coordinator: only total rows are recorded');
 is($hist->{benchmark}, 'cluster_seqscan', 'coordinator: benchmark cluster_seqscan');
-is($hist->{target}, 'lineitem', 'coordinator: target is the relation');
+is($hist->{target}, 'bench/lineitem', 'coordinator: target is the cluster and the relation');
 is($hist->{pages}, sum(@pages), 'coordinator: the recorded total');
 my $args = bs_row($coord, q{
 	SELECT arguments ->> 'cluster' AS cluster, arguments ->> 'nodes' AS nodes
@@ -252,6 +252,14 @@ like(psql_error($coord, "SELECT * FROM bench_cluster_seqscan('bench', 'lineitem'
 	qr/ERROR:  22023: invalid mode "hep"/, 'an unknown mode: 22023');
 like(psql_error($coord, "SELECT * FROM bench_cluster_tablespace_io('bench', size => NULL)"),
 	qr/ERROR:  22004: size cannot be null/, 'tablespace_io: a NULL size: 22004');
+like(psql_error($coord, "SELECT * FROM bench_cluster_seqscan('bench', 'lineitem', workers => 65)"),
+	qr/ERROR:  22023: workers must be between 0 and 64/, 'workers out of range: refused before any node runs');
+# Arguments every node refuses alike are the arguments' error, not a node's.
+my $bad_block = psql_error($coord,
+	"SELECT * FROM bench_cluster_tablespace_io('bench', size => '1MB', block_size => '3kB')");
+like($bad_block, qr/ERROR:  22023: block_size must be a power of two between 512 bytes and 16 MB\nHINT:  For example/,
+	'an argument the nodes refuse: their message, SQLSTATE and hint');
+unlike($bad_block, qr/node "p\d"/, 'and no node is blamed for it');
 
 # A node without the relation.
 $nodes[2]->safe_psql('postgres', 'ALTER TABLE lineitem RENAME TO lineitem_away');
@@ -335,7 +343,7 @@ $hist = bs_row($coord, q{
 		   min(benchmark) AS benchmark, min(target) AS target
 	FROM bench_history WHERE label = 'tap-io'});
 is("$hist->{runs}/$hist->{benchmark}/$hist->{target}/$hist->{tests}",
-	'1/cluster_tablespace_io/pg_default/seqwrite,seqread,randread',
+	'1/cluster_tablespace_io/bench/pg_default/seqwrite,seqread,randread',
 	'coordinator: the total rows of the tablespace tests, recorded');
 is(join(',', map { $_->safe_psql('postgres', "SELECT count(*) FROM bench_history WHERE label = 'tap-io'") } @nodes),
 	'3,3,3', 'each node recorded its three tests');

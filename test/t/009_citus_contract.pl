@@ -181,12 +181,25 @@ my $hist = bs_row($coord, q{
 		   min(h.metrics ->> 'pages') AS pages, min(r.arguments ->> 'engine') AS engine
 	FROM bench_history h JOIN bench_run r USING (run_id) WHERE h.label = 'citus-tap'});
 is("$hist->{rows}/$hist->{benchmark}/$hist->{target}/$hist->{pages}/$hist->{engine}",
-	'1/cluster_seqscan/lineitem/' . sum(@pages) . '/citus',
+	'1/cluster_seqscan/citus/lineitem/' . sum(@pages) . '/citus',
 	'coordinator: the total row recorded, engine citus');
 is(join(',', map { $_->safe_psql('postgres',
 			"SELECT string_agg(target, ' ' ORDER BY target) FROM bench_history WHERE label = 'citus-tap'") } @workers),
 	'public.lineitem_102008,public.lineitem_102009 public.lineitem_102010',
 	'each worker recorded the scans of its shards');
+
+# The relation is the caller's, on the caller's search_path: another
+# schema's lineitem, distributed over the first worker's shard only.
+$coord->safe_psql('postgres', q{
+	CREATE SCHEMA sales;
+	CREATE TABLE sales.lineitem (l_orderkey integer, l_comment text);
+	INSERT INTO citus_standin.shards VALUES ('sales.lineitem', 'public.lineitem_102008');
+});
+is($coord->safe_psql('postgres', q{
+	SET search_path = sales, public;
+	SELECT string_agg(node || '=' || pages, ',') FROM bench_cluster_seqscan('citus', 'lineitem', record => false)}),
+	"$names[0]=$pages[0],$names[1]=0,total=$pages[0]",
+	'the relation is found on the caller\'s search_path');
 
 # Tablespace I/O through Citus.
 @rows = bs_rows($coord, q{
