@@ -43,6 +43,41 @@ COMMENT ON FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean, 
 'time a sequential scan of a relation (heap, buffer or raw mode; warm or cold cache), one row per run';
 
 --
+-- bench_query: time any SELECT (or WITH ... SELECT), warm or cold, one row
+-- per run.  Rows are counted and discarded; the query runs with the
+-- caller's privileges in a subtransaction that is rolled back, read-only
+-- unless allow_writes.
+--
+CREATE FUNCTION bench_query(
+	query text,						-- one SELECT or WITH ... SELECT
+	cache text DEFAULT 'warm',		-- warm | cold (every relation the plan reads evicted first)
+	repeat integer DEFAULT 1,		-- runs, 1 .. 1000
+	label text DEFAULT NULL,		-- recorded with the run (see bench_history)
+	record boolean DEFAULT true,	-- false: do not record the run
+	allow_writes boolean DEFAULT false,	-- true: run a query that writes, then roll it back
+	OUT run integer,				-- 1 .. repeat
+	OUT cache text,					-- warm or cold
+	OUT elapsed_ms float8,			-- execution time (ExecutorStart to ExecutorEnd), ms; planning not included
+	OUT rows bigint,				-- rows the query returned (counted, not sent)
+	OUT blks_hit bigint,			-- blocks found in shared (or local) buffers, parallel workers included
+	OUT blks_read bigint,			-- blocks PostgreSQL read from the OS, parallel workers included
+	OUT read_ms float8,				-- time in those reads, ms; NULL unless track_io_timing
+	OUT os_read_mb float8,			-- MB the kernel read from storage for this backend; NULL if unknown or with parallel workers
+	OUT relations regclass[],		-- what the plan reads: tables with storage, then the indexes its scans use
+	OUT size_mb float8,				-- their main forks' size now, MB (2^20 bytes)
+	OUT mb_per_s float8,			-- size_mb / elapsed seconds: the effective scan rate
+	OUT workers_planned integer,	-- parallel workers the plan's Gather nodes asked for
+	OUT workers_launched integer	-- parallel workers that ran
+)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'bench_query'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+ROWS 1;
+
+COMMENT ON FUNCTION bench_query(text, text, integer, text, boolean, boolean) IS
+'time a SELECT (warm or cold cache), one row per run, with the relations it reads and its effective scan rate';
+
+--
 -- bench_cache_status / bench_cache_evict: the relation's main fork in the
 -- OS page cache (all partitions of a partitioned table).
 --
@@ -584,6 +619,7 @@ BEGIN
 		CROSS JOIN LATERAL unnest(CASE
 			WHEN bench_compare.metrics IS NOT NULL THEN bench_compare.metrics
 			WHEN m.benchmark IN ('seqscan', 'cluster_seqscan') THEN ARRAY['mb_per_s']
+			WHEN m.benchmark = 'query' THEN ARRAY['elapsed_ms']
 			WHEN m.benchmark IN ('tablespace_io', 'tablespaces_io', 'cluster_tablespace_io') THEN
 				CASE WHEN m.test IN ('seqwrite', 'seqread')
 					 THEN ARRAY['mb_per_s', 'lat_p99_us']

@@ -97,6 +97,16 @@
 #endif
 
 /* PG15 has MarkGUCPrefixReserved; keep the name where it is missing. */
+/*
+ * ExecutorRun: PostgreSQL 18 dropped the execute_once argument (a plan run
+ * to completion may always use parallel workers).
+ */
+#if PG_VERSION_NUM >= 180000
+#define bs_executor_run_all(qd)	ExecutorRun((qd), ForwardScanDirection, 0)
+#else
+#define bs_executor_run_all(qd)	ExecutorRun((qd), ForwardScanDirection, 0, true)
+#endif
+
 #if PG_VERSION_NUM < 150000
 #define MarkGUCPrefixReserved(x) EmitWarningsOnPlaceholders(x)
 #endif

@@ -1,0 +1,666 @@
+/*-------------------------------------------------------------------------
+ *
+ * query.c
+ *	  bench_query: time any SELECT, warm or cold, repeatedly, with the
+ *	  buffer and OS counters of bench_seqscan and the relations it reads.
+ *
+ * The query is parsed, checked (one SELECT or WITH ... SELECT, nothing
+ * that writes unless allow_writes), planned as a top-level query would be
+ * (parallel plans allowed), and run by the executor with the caller's
+ * privileges into a receiver that counts the rows and discards them.  Each
+ * run happens inside a subtransaction that is always rolled back: read-only
+ * by default (transaction_read_only is set in it, so a function that writes
+ * fails), or with allow_writes, free to write, its writes undone.
+ *
+ * A cold run first requests a checkpoint and evicts every relation the plan
+ * reads (the tables in its range table with storage, and the indexes its
+ * scans use) from the OS page cache, as bench_seqscan does.  Timing covers
+ * ExecutorStart to ExecutorEnd: execution, as EXPLAIN ANALYZE's "Execution
+ * Time"; parsing, planning and the eviction are not timed.
+ *
+ * src/query.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/relation.h"
+#include "access/xact.h"
+#include "benchstore.h"
+#include "catalog/index.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_type.h"
+#include "compat.h"
+#include "executor/executor.h"
+#include "executor/instrument.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/execnodes.h"
+#include "nodes/plannodes.h"
+#include "parser/parsetree.h"
+#include "storage/bufmgr.h"
+#include "mb/pg_wchar.h"
+#include "tcop/tcopprot.h"
+#include "tcop/utility.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/snapmgr.h"
+
+PG_FUNCTION_INFO_V1(bench_query);
+
+#define BS_MAX_REPEAT		1000
+/* How much of the query text names it in the history's target column. */
+#define BS_TARGET_CHARS		200
+
+static const char *const cache_states[] = {"warm", "cold"};
+
+/* Result columns, in the order of the OUT parameters. */
+enum
+{
+	COL_RUN,
+	COL_CACHE,
+	COL_ELAPSED_MS,
+	COL_ROWS,
+	COL_BLKS_HIT,
+	COL_BLKS_READ,
+	COL_READ_MS,
+	COL_OS_READ_MB,
+	COL_RELATIONS,
+	COL_SIZE_MB,
+	COL_MB_PER_S,
+	COL_WORKERS_PLANNED,
+	COL_WORKERS_LAUNCHED,
+	BS_QUERY_NCOLS
+};
+
+/* A receiver that counts the rows and keeps none. */
+typedef struct BsCountReceiver
+{
+	DestReceiver pub;
+	uint64		rows;
+} BsCountReceiver;
+
+static bool
+count_receive(TupleTableSlot *slot, DestReceiver *self)
+{
+	((BsCountReceiver *) self)->rows++;
+	return true;
+}
+
+static void
+count_startup(DestReceiver *self, int operation, TupleDesc typeinfo)
+{
+	((BsCountReceiver *) self)->rows = 0;
+}
+
+static void
+count_shutdown(DestReceiver *self)
+{
+}
+
+static void
+count_destroy(DestReceiver *self)
+{
+}
+
+/* What one run measured. */
+typedef struct BsQueryRun
+{
+	double		elapsed_ms;
+	uint64		rows;
+	BufferUsage bu;
+	bool		os_known;
+	uint64		os_read;
+	int			workers_planned;
+	int			workers_launched;
+} BsQueryRun;
+
+/*
+ * Errors in the query's text point into the query, not into the call of
+ * bench_query (as in a PL/pgSQL EXECUTE): "QUERY:" and its position.
+ */
+static void
+query_error_callback(void *arg)
+{
+	const char *query = (const char *) arg;
+	int			position = geterrposition();
+
+	if (position > 0)
+	{
+		errposition(0);
+		internalerrposition(position);
+		internalerrquery(query);
+	}
+	errcontext("query run by bench_query");
+}
+
+/*
+ * Parse and check the query: one statement, a SELECT (WITH ... SELECT
+ * included), not SELECT INTO.  Returns its raw statement.
+ */
+static RawStmt *
+parse_one_select(const char *query)
+{
+	List	   *raw = pg_parse_query(query);
+	RawStmt    *stmt;
+
+	if (raw == NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("query must contain a statement")));
+	if (list_length(raw) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYNTAX_ERROR),
+				 errmsg("bench_query cannot run multiple statements"),
+				 errdetail("The query holds %d statements.", list_length(raw)),
+				 errhint("Time each statement with its own bench_query call.")));
+	stmt = linitial_node(RawStmt, raw);
+	if (!IsA(stmt->stmt, SelectStmt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bench_query runs only SELECT statements"),
+				 errdetail("The query's command is %s.",
+						   CreateCommandName(stmt->stmt)),
+				 errhint("Time a SELECT or WITH ... SELECT.")));
+	if (((SelectStmt *) stmt->stmt)->intoClause != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bench_query cannot run SELECT INTO"),
+				 errhint("Time the SELECT without INTO.")));
+	return stmt;
+}
+
+/* The refusal of a query that writes. */
+static void
+refuse_writes(const char *what)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+			 errmsg("bench_query cannot run a query that writes"),
+			 errdetail("%s", what),
+			 errhint("Pass allow_writes => true to run it and roll it back.")));
+}
+
+/* Analyze, rewrite and plan, as a top-level query (parallel plans allowed). */
+static PlannedStmt *
+plan_select(RawStmt *raw, const char *query, bool allow_writes)
+{
+	List	   *queries;
+	Query	   *q;
+
+	queries = pg_analyze_and_rewrite_fixedparams(raw, query, NULL, 0, NULL);
+	if (list_length(queries) != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bench_query cannot run a query that rules rewrite into %d statements",
+						list_length(queries))));
+	q = linitial_node(Query, queries);
+	if (q->commandType != CMD_SELECT || q->utilityStmt != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("bench_query runs only SELECT statements")));
+	if (!allow_writes && q->hasModifyingCTE)
+		refuse_writes("A WITH clause inserts, updates or deletes rows.");
+	if (!allow_writes && q->rowMarks != NIL)
+		refuse_writes("FOR UPDATE and FOR SHARE lock rows, which writes to them.");
+
+	return pg_plan_query(q, query, CURSOR_OPT_PARALLEL_OK, NULL);
+}
+
+/* Add the index OIDs a plan's scans use to *oids, walking every child. */
+static void
+collect_plan_indexes(Plan *plan, List **oids)
+{
+	ListCell   *lc;
+
+	if (plan == NULL)
+		return;
+	switch (nodeTag(plan))
+	{
+		case T_IndexScan:
+			*oids = list_append_unique_oid(*oids, ((IndexScan *) plan)->indexid);
+			break;
+		case T_IndexOnlyScan:
+			*oids = list_append_unique_oid(*oids, ((IndexOnlyScan *) plan)->indexid);
+			break;
+		case T_BitmapIndexScan:
+			*oids = list_append_unique_oid(*oids, ((BitmapIndexScan *) plan)->indexid);
+			break;
+		case T_Append:
+			foreach(lc, ((Append *) plan)->appendplans)
+				collect_plan_indexes(lfirst(lc), oids);
+			break;
+		case T_MergeAppend:
+			foreach(lc, ((MergeAppend *) plan)->mergeplans)
+				collect_plan_indexes(lfirst(lc), oids);
+			break;
+		case T_BitmapAnd:
+			foreach(lc, ((BitmapAnd *) plan)->bitmapplans)
+				collect_plan_indexes(lfirst(lc), oids);
+			break;
+		case T_BitmapOr:
+			foreach(lc, ((BitmapOr *) plan)->bitmapplans)
+				collect_plan_indexes(lfirst(lc), oids);
+			break;
+		case T_SubqueryScan:
+			collect_plan_indexes(((SubqueryScan *) plan)->subplan, oids);
+			break;
+		case T_CustomScan:
+			foreach(lc, ((CustomScan *) plan)->custom_plans)
+				collect_plan_indexes(lfirst(lc), oids);
+			break;
+		default:
+			break;
+	}
+	collect_plan_indexes(plan->lefttree, oids);
+	collect_plan_indexes(plan->righttree, oids);
+}
+
+/*
+ * The relations a plan reads: the tables of its range table that have
+ * storage (leaf partitions, not their parents; no views), then the
+ * indexes its scans use, in that order, each once.
+ */
+static List *
+plan_relations(PlannedStmt *stmt)
+{
+	List	   *relids = NIL;
+	List	   *indexes = NIL;
+	ListCell   *lc;
+
+	foreach(lc, stmt->rtable)
+	{
+		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
+
+		if (rte->rtekind == RTE_RELATION &&
+			RELKIND_HAS_STORAGE(get_rel_relkind(rte->relid)))
+			relids = list_append_unique_oid(relids, rte->relid);
+	}
+	collect_plan_indexes(stmt->planTree, &indexes);
+	foreach(lc, stmt->subplans)
+		collect_plan_indexes(lfirst(lc), &indexes);
+	return list_concat_unique_oid(relids, indexes);
+}
+
+/* Bytes in the main forks of the relations now. */
+static uint64
+relations_bytes(List *relids)
+{
+	uint64		bytes = 0;
+	ListCell   *lc;
+
+	foreach(lc, relids)
+	{
+		Relation	rel = relation_open(lfirst_oid(lc), AccessShareLock);
+
+		bytes += (uint64) RelationGetNumberOfBlocks(rel) * BLCKSZ;
+		relation_close(rel, NoLock);
+	}
+	return bytes;
+}
+
+/*
+ * Before a cold run: the caller must be able to read every relation it
+ * evicts (an index through its table), as the query itself must.
+ */
+static void
+check_select_privileges(List *relids)
+{
+	ListCell   *lc;
+
+	foreach(lc, relids)
+	{
+		Oid			relid = lfirst_oid(lc);
+		Oid			privoid = relid;
+		AclResult	aclresult;
+
+		if (get_rel_relkind(relid) == RELKIND_INDEX)
+		{
+			Oid			heapoid = IndexGetRelation(relid, true);
+
+			if (OidIsValid(heapoid))
+				privoid = heapoid;
+		}
+		aclresult = pg_class_aclcheck(privoid, GetUserId(), ACL_SELECT);
+		if (aclresult != ACLCHECK_OK)
+			aclcheck_error(aclresult,
+						   get_relkind_objtype(get_rel_relkind(privoid)),
+						   get_rel_name(privoid));
+	}
+}
+
+/* Sum the launched and planned workers of the plan's Gather nodes. */
+static bool
+count_gather_workers(PlanState *ps, void *context)
+{
+	BsQueryRun *qr = (BsQueryRun *) context;
+
+	if (ps == NULL)
+		return false;
+	if (IsA(ps, GatherState))
+	{
+		qr->workers_planned += ((Gather *) ps->plan)->num_workers;
+		qr->workers_launched += ((GatherState *) ps)->nworkers_launched;
+	}
+	else if (IsA(ps, GatherMergeState))
+	{
+		qr->workers_planned += ((GatherMerge *) ps->plan)->num_workers;
+		qr->workers_launched += ((GatherMergeState *) ps)->nworkers_launched;
+	}
+	return planstate_tree_walker(ps, count_gather_workers, context);
+}
+
+/*
+ * One run: the plan executed into the counting receiver, timed from
+ * ExecutorStart to ExecutorEnd, with a fresh snapshot.
+ */
+static void
+execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
+{
+	BsCountReceiver dest;
+	QueryDesc  *qd;
+	BufferUsage bu_start;
+	uint64		os_start = 0;
+	uint64		os_end = 0;
+	instr_time	start;
+	instr_time	elapsed;
+
+	memset(&dest, 0, sizeof(dest));
+	dest.pub.receiveSlot = count_receive;
+	dest.pub.rStartup = count_startup;
+	dest.pub.rShutdown = count_shutdown;
+	dest.pub.rDestroy = count_destroy;
+	dest.pub.mydest = DestNone;
+
+	PushActiveSnapshot(GetTransactionSnapshot());
+	UpdateActiveSnapshotCommandId();
+	qd = CreateQueryDesc(stmt, query, GetActiveSnapshot(), InvalidSnapshot,
+						 (DestReceiver *) &dest, NULL, NULL, 0);
+
+	bu_start = pgBufferUsage;
+	qr->os_known = bs_os_read_bytes(&os_start);
+	INSTR_TIME_SET_CURRENT(start);
+
+	ExecutorStart(qd, 0);
+	bs_executor_run_all(qd);
+	ExecutorFinish(qd);
+	/* the Gather nodes keep their worker counts until ExecutorEnd */
+	count_gather_workers(qd->planstate, qr);
+	ExecutorEnd(qd);
+
+	INSTR_TIME_SET_CURRENT(elapsed);
+	INSTR_TIME_SUBTRACT(elapsed, start);
+	if (qr->os_known)
+		qr->os_known = bs_os_read_bytes(&os_end) && os_end >= os_start;
+	qr->os_read = qr->os_known ? os_end - os_start : 0;
+	memset(&qr->bu, 0, sizeof(qr->bu));
+	BufferUsageAccumDiff(&qr->bu, &pgBufferUsage, &bu_start);
+	qr->elapsed_ms = INSTR_TIME_GET_MILLISEC(elapsed);
+	qr->rows = dest.rows;
+
+	FreeQueryDesc(qd);
+	PopActiveSnapshot();
+}
+
+/*
+ * Run the query once inside a subtransaction that is always rolled back:
+ * read-only unless allow_writes.  A write refused by the read-only mode is
+ * reported as bench_query's refusal.
+ */
+static void
+run_in_subtransaction(PlannedStmt *stmt, const char *query,
+					  bool allow_writes, BsQueryRun *qr)
+{
+	MemoryContext oldcontext = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcontext);
+
+	PG_TRY();
+	{
+		if (!allow_writes)
+			(void) set_config_option("transaction_read_only", "on",
+									 PGC_USERSET, PGC_S_SESSION,
+									 GUC_ACTION_LOCAL, true, 0, false);
+		execute_timed(stmt, query, qr);
+
+		/* undo whatever it did; the subtransaction's settings go with it */
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcontext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcontext);
+		CurrentResourceOwner = oldowner;
+
+		if (!allow_writes && edata->sqlerrcode == ERRCODE_READ_ONLY_SQL_TRANSACTION)
+			refuse_writes(edata->message);
+		ReThrowError(edata);
+	}
+	PG_END_TRY();
+}
+
+/* A name for the query in the history: its text, blanks squeezed, cut. */
+static char *
+query_target(const char *query)
+{
+	StringInfoData buf;
+	bool		blank = false;
+
+	initStringInfo(&buf);
+	for (const char *p = query; *p; p++)
+	{
+		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		{
+			blank = (buf.len > 0);
+			continue;
+		}
+		if (blank)
+			appendStringInfoChar(&buf, ' ');
+		blank = false;
+		appendStringInfoChar(&buf, *p);
+	}
+	if (buf.len > BS_TARGET_CHARS)
+	{
+		int			cut = pg_mbcliplen(buf.data, buf.len, BS_TARGET_CHARS);
+
+		buf.data[cut] = '\0';
+		buf.len = cut;
+		appendStringInfoString(&buf, "...");
+	}
+	return buf.data;
+}
+
+/* The relations as a regclass[] datum. */
+static Datum
+relations_array(List *relids)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * Max(list_length(relids), 1));
+	int			n = 0;
+	ListCell   *lc;
+
+	foreach(lc, relids)
+		elems[n++] = ObjectIdGetDatum(lfirst_oid(lc));
+	return PointerGetDatum(construct_array(elems, n, REGCLASSOID,
+										   sizeof(Oid), true, TYPALIGN_INT));
+}
+
+/*
+ * bench_query(query text, cache text DEFAULT 'warm', repeat integer
+ *			   DEFAULT 1, label text DEFAULT NULL, record boolean DEFAULT
+ *			   true, allow_writes boolean DEFAULT false)
+ *	RETURNS SETOF record
+ *
+ * One row per run; the columns are documented in benchstore--1.0.sql.
+ */
+Datum
+bench_query(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	char	   *query;
+	int			cache;
+	int32		repeat;
+	bool		allow_writes;
+	RawStmt    *raw;
+	BsRun		history;
+	bool		warned_still_cached = false;
+	MemoryContext outercxt;
+	MemoryContext runcxt;
+	ErrorContextCallback errcallback;
+
+	bs_require_arg(fcinfo, 0, "query");
+	bs_require_arg(fcinfo, 1, "cache");
+	bs_require_arg(fcinfo, 2, "repeat");
+	bs_require_arg(fcinfo, 5, "allow_writes");
+
+	query = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	cache = bs_parse_choice(PG_GETARG_TEXT_PP(1), "cache",
+							cache_states, lengthof(cache_states));
+	repeat = PG_GETARG_INT32(2);
+	allow_writes = PG_GETARG_BOOL(5);
+	if (repeat < 1 || repeat > BS_MAX_REPEAT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("repeat must be between 1 and %d", BS_MAX_REPEAT)));
+
+	/* Parse and check once: the errors come before anything is done. */
+	errcallback.callback = query_error_callback;
+	errcallback.arg = query;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	raw = parse_one_select(query);
+	error_context_stack = errcallback.previous;
+	bs_run_begin(&history, fcinfo, "query", 3, 4);
+	if (cache == 1)
+		bs_check_checkpoint_privilege(false);
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (rsinfo->setDesc->natts != BS_QUERY_NCOLS)
+		elog(ERROR, "bench_query: result has %d columns, expected %d",
+			 rsinfo->setDesc->natts, BS_QUERY_NCOLS);
+	BlessTupleDesc(rsinfo->setDesc);
+	history.desc_blessed = true;
+
+	/* each run's plan and executor state live in a context reset after it */
+	outercxt = CurrentMemoryContext;
+	runcxt = AllocSetContextCreate(outercxt, "bench_query run",
+								   ALLOCSET_DEFAULT_SIZES);
+
+	for (int run = 1; run <= repeat; run++)
+	{
+		PlannedStmt *stmt;
+		List	   *relids;
+		uint64		bytes;
+		double		size_mb;
+		BsQueryRun	qr;
+		Datum		values[BS_QUERY_NCOLS];
+		bool		nulls[BS_QUERY_NCOLS];
+
+		CHECK_FOR_INTERRUPTS();
+		MemoryContextSwitchTo(runcxt);
+
+		/*
+		 * Planned afresh each run, as a new statement would be (and after
+		 * the previous run's subtransaction is gone).
+		 */
+		error_context_stack = &errcallback;
+		stmt = plan_select(copyObject(raw), query, allow_writes);
+		error_context_stack = errcallback.previous;
+		relids = plan_relations(stmt);
+
+		if (run == 1)
+		{
+			ListCell   *lc;
+
+			MemoryContextSwitchTo(outercxt);
+			bs_run_target(&history, "other", query_target(query), InvalidOid);
+			bs_run_arg_text(&history, "query", query);
+			bs_run_arg_text(&history, "cache", cache_states[cache]);
+			bs_run_arg_int(&history, "repeat", repeat);
+			bs_run_arg_bool(&history, "allow_writes", allow_writes);
+			foreach(lc, relids)
+				bs_run_tablespace(&history, get_rel_tablespace(lfirst_oid(lc)));
+			MemoryContextSwitchTo(runcxt);
+		}
+
+		if (cache == 1)
+		{
+			BsTarget	target;
+			uint64		still_cached;
+
+			check_select_privileges(relids);
+			memset(&target, 0, sizeof(target));
+			target.storage_relids = relids;
+			still_cached = bs_make_target_cold(&target);
+			if (still_cached > 0 && !warned_still_cached)
+			{
+				ereport(WARNING,
+						(errmsg("%.1f MB of the query's relations are still in the OS page cache after eviction",
+								still_cached / BS_BYTES_PER_MB),
+						 errdetail("The cold runs read that part from memory."),
+						 errhint("Eviction fails on tmpfs and for pages the kernel keeps mapped; see the README on what cold can mean.")));
+				warned_still_cached = true;
+			}
+		}
+		bytes = relations_bytes(relids);
+
+		memset(&qr, 0, sizeof(qr));
+		error_context_stack = &errcallback;
+		run_in_subtransaction(stmt, query, allow_writes, &qr);
+		error_context_stack = errcallback.previous;
+
+		size_mb = bytes / BS_BYTES_PER_MB;
+		memset(nulls, 0, sizeof(nulls));
+		values[COL_RUN] = Int32GetDatum(run);
+		values[COL_CACHE] = CStringGetTextDatum(cache_states[cache]);
+		values[COL_ELAPSED_MS] = Float8GetDatum(bs_round(qr.elapsed_ms, 3));
+		values[COL_ROWS] = Int64GetDatum((int64) qr.rows);
+		values[COL_BLKS_HIT] =
+			Int64GetDatum(qr.bu.shared_blks_hit + qr.bu.local_blks_hit);
+		values[COL_BLKS_READ] =
+			Int64GetDatum(qr.bu.shared_blks_read + qr.bu.local_blks_read);
+		if (track_io_timing)
+			values[COL_READ_MS] =
+				Float8GetDatum(bs_round(bs_buffer_read_time_ms(&qr.bu), 3));
+		else
+			nulls[COL_READ_MS] = true;
+
+		/*
+		 * The kernel's counters are per process: with parallel workers the
+		 * caller's alone would understate the reads.
+		 */
+		if (qr.os_known && qr.workers_launched == 0)
+			values[COL_OS_READ_MB] = Float8GetDatum(qr.os_read / BS_BYTES_PER_MB);
+		else
+			nulls[COL_OS_READ_MB] = true;
+		values[COL_RELATIONS] = relations_array(relids);
+		values[COL_SIZE_MB] = Float8GetDatum(size_mb);
+		values[COL_MB_PER_S] =
+			Float8GetDatum(bs_round(bs_per_second(size_mb, qr.elapsed_ms), 2));
+		values[COL_WORKERS_PLANNED] = Int32GetDatum(qr.workers_planned);
+		values[COL_WORKERS_LAUNCHED] = Int32GetDatum(qr.workers_launched);
+
+		/* the row is copied into the result and the history */
+		MemoryContextSwitchTo(outercxt);
+		bs_run_put_row(&history, rsinfo, values, nulls);
+		MemoryContextReset(runcxt);
+	}
+
+	MemoryContextDelete(runcxt);
+	bs_run_finish(&history);
+	return (Datum) 0;
+}
