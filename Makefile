@@ -27,7 +27,7 @@ PGFILEDESC = "benchstore - measure storage from inside PostgreSQL"
 EXTENSION = benchstore benchstore_cluster
 DATA = benchstore--1.0.sql benchstore_cluster--1.0.sql
 
-REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history query
+REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history query tpch
 REGRESS_OPTS = --inputdir=. --outputdir=. --encoding=UTF8
 
 TAP_TESTS = 1
