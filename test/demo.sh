@@ -1,31 +1,44 @@
 #!/usr/bin/env bash
 # The README's first command: install everything, build, install, start a
-# throwaway cluster, load a lineitem-shaped sample table and show what
-# benchstore measures on it, then compare two configurations (shared_buffers
-# 128MB and 16MB) with labelled runs and pgbench.  The cluster is removed
-# on exit.
+# throwaway cluster, generate a small TPC-H-shaped data set and show what
+# benchstore measures on it (relation sizes, scans warm, cold and parallel,
+# the raw storage rate, tablespace I/O), then run the classic session (Q19
+# and Q2 through bench_query, warm and cold, on two tablespaces, compared),
+# then compare two configurations (shared_buffers 128MB and 16MB) with
+# labelled runs and pgbench.  The cluster is removed on exit.
 #
-#   bash test/demo.sh [rows]       default 300000 rows, about 45 MB
+#   bash test/demo.sh [scale]       default 0.05: 300,000 lineitem rows, about 45 MB
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
 
-rows=${1:-300000}
+scale=${1:-0.05}
 
 bs_install_deps
 bs_build_install
 bs_start_cluster
 
-bs_log "loading a lineitem-shaped sample table ($rows rows)"
+bs_log "generating a TPC-H-shaped data set (scale $scale) into schema tpch"
 bs_psql -q -c 'CREATE EXTENSION benchstore'
-bs_psql -q -v rows="$rows" < test/sample/lineitem.sql
-bs_psql -q -c 'CREATE INDEX lineitem_orderkey ON lineitem (l_orderkey)'
+bs_psql -c "SET client_min_messages = warning" \
+    -c "SELECT relation, rows, round(mb::numeric, 1) AS mb, round(indexes_mb::numeric, 1) AS indexes_mb
+        FROM bench_generate_tpch($scale)"
+bs_psql -q -c 'VACUUM (FREEZE, ANALYZE)'
 
 bs_log "restarting the server, so that shared buffers start empty"
 bs_restart_cluster
 
 bs_log "running the benchmarks"
 bs_psql -e < test/sample/demo.sql
+
+# The classic session: the data set generated into pg_default and into a
+# second tablespace (here a directory beside the cluster, on the same disk:
+# the comparison shows the machine's noise), Q19 and Q2 timed on each.
+bs_log "the classic session: Q19 and Q2 on two tablespaces"
+bs_as_pg mkdir -p "$BS_TMP/spc_b"
+bs_psql -q -c "CREATE TABLESPACE spc_b LOCATION '$BS_TMP/spc_b'"
+bs_psql -v scale="$scale" -v spc_a=pg_default -v spc_b=spc_b -v repeat=3 \
+    -f test/sample/tpch_session.sql
 
 # Comparing configurations: the same labelled runs and three pgbench runs,
 # recorded with bench_record, under shared_buffers = 128MB and then 16MB.

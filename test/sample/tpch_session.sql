@@ -143,6 +143,10 @@ SELECT format('VACUUM (FREEZE, ANALYZE) %s', string_agg(c.oid::regclass::text, '
 FROM pg_class c
 WHERE c.relnamespace = 'tpch_a'::regnamespace AND c.relkind = 'r'
 \gexec
+-- Write the load's dirty pages now, so that no background writing of them
+-- runs during the warm measurements below (where this role may).
+SELECT CASE WHEN pg_has_role('pg_checkpoint', 'USAGE') THEN 'CHECKPOINT' END
+\gexec
 -- Relation sizes, from the files, beside the planner's estimate
 SELECT * FROM bench_relation_sizes(10, 'tpch_a');
 SET search_path = tpch_a, public;
@@ -182,6 +186,10 @@ RESET client_min_messages;
 SELECT format('VACUUM (FREEZE, ANALYZE) %s', string_agg(c.oid::regclass::text, ', ' ORDER BY c.oid))
 FROM pg_class c
 WHERE c.relnamespace = 'tpch_b'::regnamespace AND c.relkind = 'r'
+\gexec
+-- Write the load's dirty pages now, so that no background writing of them
+-- runs during the warm measurements below (where this role may).
+SELECT CASE WHEN pg_has_role('pg_checkpoint', 'USAGE') THEN 'CHECKPOINT' END
 \gexec
 -- Relation sizes, from the files, beside the planner's estimate
 SELECT * FROM bench_relation_sizes(10, 'tpch_b');
