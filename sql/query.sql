@@ -50,6 +50,20 @@ CREATE TABLE bq_part_2 PARTITION OF bq_part FOR VALUES FROM (1000) TO (2000);
 INSERT INTO bq_part SELECT g, md5(g::text) FROM generate_series(0, 1999) g;
 SELECT rows, relations FROM bench_query('SELECT count(*) FROM bq_part');
 SELECT rows, relations FROM bench_query('SELECT count(*) FROM bq_part WHERE k < 500');
+-- Tables a join removal leaves out are not read, nor listed.
+ALTER TABLE bq_u ADD PRIMARY KEY (grp);
+SELECT rows, relations FROM bench_query('SELECT t.id FROM bq_t t LEFT JOIN bq_u u USING (grp) WHERE t.id < 5');
+ALTER TABLE bq_u DROP CONSTRAINT bq_u_pkey;
+-- Out-of-line values: the TOAST table and its index are read (and
+-- evicted) too, and count in size_mb.
+CREATE TABLE bq_wide (id integer, doc text);
+ALTER TABLE bq_wide ALTER COLUMN doc SET STORAGE EXTERNAL;
+INSERT INTO bq_wide SELECT g, repeat(md5(g::text), 100) FROM generate_series(1, 200) g;
+SELECT rows, cardinality(relations) AS n, relations[1] AS first,
+	   relations[2] = (SELECT reltoastrelid FROM pg_class WHERE oid = 'bq_wide'::regclass)::regclass AS toast_listed,
+	   size_mb * 1048576 = (SELECT sum(pg_relation_size(r)) FROM unnest(relations) r) AS size_ok,
+	   size_mb * 1048576 > pg_relation_size('bq_wide') AS toast_counted
+FROM bench_query('SELECT sum(length(doc)) FROM bq_wide');
 -- A view reads its tables.
 CREATE VIEW bq_view AS SELECT t.id, u.name FROM bq_t t JOIN bq_u u USING (grp);
 SELECT rows, relations FROM bench_query('SELECT * FROM bq_view WHERE id <= 100');
@@ -108,6 +122,8 @@ ROLLBACK;
 -- In a read-only transaction bench_query runs (and says it did not record).
 BEGIN READ ONLY;
 SELECT rows FROM bench_query('SELECT count(*) FROM bq_t');
+-- There a write fails with PostgreSQL's own error: allow_writes cannot help.
+SELECT * FROM expect_error($$SELECT * FROM bench_query('SELECT bq_writes()', allow_writes => true)$$);
 ROLLBACK;
 
 -- Errors.
@@ -153,6 +169,15 @@ SET client_min_messages = error;
 SELECT rows FROM bench_query('SELECT count(*) FROM bq_t', 'cold', record => false);
 RESET client_min_messages;
 RESET ROLE;
+-- Cold through a view: the query's own permissions decide (the view's
+-- owner reads bq_u for the caller), as they do warm.
+GRANT SELECT ON bq_view TO regress_bq_reader;
+SET ROLE regress_bq_reader;
+SET client_min_messages = error;
+SELECT rows, relations FROM bench_query('SELECT * FROM bq_view WHERE id <= 100', 'cold', record => false);
+RESET client_min_messages;
+RESET ROLE;
+REVOKE SELECT ON bq_view FROM regress_bq_reader;
 REVOKE pg_checkpoint FROM regress_bq_reader;
 REVOKE SELECT ON bq_t FROM regress_bq_reader;
 DROP ROLE regress_bq_reader;

@@ -96,7 +96,6 @@
 	((uint64) (t).tv_sec * UINT64CONST(1000000000) + (uint64) (t).tv_nsec)
 #endif
 
-/* PG15 has MarkGUCPrefixReserved; keep the name where it is missing. */
 /*
  * ExecutorRun: PostgreSQL 18 dropped the execute_once argument (a plan run
  * to completion may always use parallel workers).
@@ -107,6 +106,26 @@
 #define bs_executor_run_all(qd)	ExecutorRun((qd), ForwardScanDirection, 0, true)
 #endif
 
+/* pg_plan_query: PostgreSQL 19 adds an ExplainState argument. */
+#if PG_VERSION_NUM >= 190000
+#define bs_plan_query(q, src, opts)	pg_plan_query((q), (src), (opts), NULL, NULL)
+#else
+#define bs_plan_query(q, src, opts)	pg_plan_query((q), (src), (opts), NULL)
+#endif
+
+/*
+ * The executor's permission check of a plan's range table: PostgreSQL 16
+ * moved the permissions into a list of their own.
+ */
+#if PG_VERSION_NUM >= 160000
+#define bs_check_plan_permissions(stmt) \
+	ExecCheckPermissions((stmt)->rtable, (stmt)->permInfos, true)
+#else
+#define bs_check_plan_permissions(stmt) \
+	ExecCheckRTPerms((stmt)->rtable, true)
+#endif
+
+/* PG15 has MarkGUCPrefixReserved; keep the name where it is missing. */
 #if PG_VERSION_NUM < 150000
 #define MarkGUCPrefixReserved(x) EmitWarningsOnPlaceholders(x)
 #endif

@@ -26,6 +26,7 @@
 
 #include "access/relation.h"
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "benchstore.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
@@ -57,6 +58,7 @@ PG_FUNCTION_INFO_V1(bench_query);
 #define BS_MAX_REPEAT		1000
 /* How much of the query text names it in the history's target column. */
 #define BS_TARGET_CHARS		200
+#define BS_REFUSE_WRITES_MSG	"bench_query cannot run a query that writes"
 
 static const char *const cache_states[] = {"warm", "cold"};
 
@@ -119,6 +121,9 @@ typedef struct BsQueryRun
 	uint64		os_read;
 	int			workers_planned;
 	int			workers_launched;
+	List	   *relids;			/* what the plan reads */
+	uint64		bytes;			/* their main forks' size before the run */
+	uint64		still_cached;	/* cold: bytes eviction left in the page cache */
 } BsQueryRun;
 
 /*
@@ -182,7 +187,7 @@ refuse_writes(const char *what)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
-			 errmsg("bench_query cannot run a query that writes"),
+			 errmsg(BS_REFUSE_WRITES_MSG),
 			 errdetail("%s", what),
 			 errhint("Pass allow_writes => true to run it and roll it back.")));
 }
@@ -210,12 +215,33 @@ plan_select(RawStmt *raw, const char *query, bool allow_writes)
 	if (!allow_writes && q->rowMarks != NIL)
 		refuse_writes("FOR UPDATE and FOR SHARE lock rows, which writes to them.");
 
-	return pg_plan_query(q, query, CURSOR_OPT_PARALLEL_OK, NULL);
+	return bs_plan_query(q, query, CURSOR_OPT_PARALLEL_OK);
 }
 
-/* Add the index OIDs a plan's scans use to *oids, walking every child. */
+/* What a plan's scans read, gathered by walking every child. */
+typedef struct BsPlanReads
+{
+	List	   *rtable;
+	List	   *tables;			/* table OIDs, in plan order */
+	List	   *indexes;		/* index OIDs, in plan order */
+} BsPlanReads;
+
+/* A scan of a range-table relation: note its table. */
 static void
-collect_plan_indexes(Plan *plan, List **oids)
+note_scanned_table(Index scanrelid, BsPlanReads *reads)
+{
+	RangeTblEntry *rte;
+
+	if (scanrelid == 0 || scanrelid > list_length(reads->rtable))
+		return;
+	rte = rt_fetch(scanrelid, reads->rtable);
+	if (rte->rtekind == RTE_RELATION &&
+		RELKIND_HAS_STORAGE(get_rel_relkind(rte->relid)))
+		reads->tables = list_append_unique_oid(reads->tables, rte->relid);
+}
+
+static void
+collect_plan_reads(Plan *plan, BsPlanReads *reads)
 {
 	ListCell   *lc;
 
@@ -223,69 +249,97 @@ collect_plan_indexes(Plan *plan, List **oids)
 		return;
 	switch (nodeTag(plan))
 	{
+		case T_SeqScan:
+		case T_SampleScan:
+		case T_BitmapHeapScan:
+		case T_TidScan:
+		case T_TidRangeScan:
+			note_scanned_table(((Scan *) plan)->scanrelid, reads);
+			break;
 		case T_IndexScan:
-			*oids = list_append_unique_oid(*oids, ((IndexScan *) plan)->indexid);
+			note_scanned_table(((Scan *) plan)->scanrelid, reads);
+			reads->indexes = list_append_unique_oid(reads->indexes,
+													((IndexScan *) plan)->indexid);
 			break;
 		case T_IndexOnlyScan:
-			*oids = list_append_unique_oid(*oids, ((IndexOnlyScan *) plan)->indexid);
+			note_scanned_table(((Scan *) plan)->scanrelid, reads);
+			reads->indexes = list_append_unique_oid(reads->indexes,
+													((IndexOnlyScan *) plan)->indexid);
 			break;
 		case T_BitmapIndexScan:
-			*oids = list_append_unique_oid(*oids, ((BitmapIndexScan *) plan)->indexid);
+			reads->indexes = list_append_unique_oid(reads->indexes,
+													((BitmapIndexScan *) plan)->indexid);
 			break;
 		case T_Append:
 			foreach(lc, ((Append *) plan)->appendplans)
-				collect_plan_indexes(lfirst(lc), oids);
+				collect_plan_reads(lfirst(lc), reads);
 			break;
 		case T_MergeAppend:
 			foreach(lc, ((MergeAppend *) plan)->mergeplans)
-				collect_plan_indexes(lfirst(lc), oids);
+				collect_plan_reads(lfirst(lc), reads);
 			break;
 		case T_BitmapAnd:
 			foreach(lc, ((BitmapAnd *) plan)->bitmapplans)
-				collect_plan_indexes(lfirst(lc), oids);
+				collect_plan_reads(lfirst(lc), reads);
 			break;
 		case T_BitmapOr:
 			foreach(lc, ((BitmapOr *) plan)->bitmapplans)
-				collect_plan_indexes(lfirst(lc), oids);
+				collect_plan_reads(lfirst(lc), reads);
 			break;
 		case T_SubqueryScan:
-			collect_plan_indexes(((SubqueryScan *) plan)->subplan, oids);
+			collect_plan_reads(((SubqueryScan *) plan)->subplan, reads);
 			break;
 		case T_CustomScan:
 			foreach(lc, ((CustomScan *) plan)->custom_plans)
-				collect_plan_indexes(lfirst(lc), oids);
+				collect_plan_reads(lfirst(lc), reads);
 			break;
 		default:
 			break;
 	}
-	collect_plan_indexes(plan->lefttree, oids);
-	collect_plan_indexes(plan->righttree, oids);
+	collect_plan_reads(plan->lefttree, reads);
+	collect_plan_reads(plan->righttree, reads);
 }
 
 /*
- * The relations a plan reads: the tables of its range table that have
- * storage (leaf partitions, not their parents; no views), then the
- * indexes its scans use, in that order, each once.
+ * The relations a plan reads: the tables its scans read (leaf partitions
+ * the planner kept; not tables a join removal left out), then their TOAST
+ * tables and TOAST indexes where these hold data (read when a value is
+ * detoasted), then the indexes its scans use; each once.
  */
 static List *
 plan_relations(PlannedStmt *stmt)
 {
-	List	   *relids = NIL;
-	List	   *indexes = NIL;
+	BsPlanReads reads;
+	List	   *toast = NIL;
 	ListCell   *lc;
 
-	foreach(lc, stmt->rtable)
-	{
-		RangeTblEntry *rte = lfirst_node(RangeTblEntry, lc);
-
-		if (rte->rtekind == RTE_RELATION &&
-			RELKIND_HAS_STORAGE(get_rel_relkind(rte->relid)))
-			relids = list_append_unique_oid(relids, rte->relid);
-	}
-	collect_plan_indexes(stmt->planTree, &indexes);
+	memset(&reads, 0, sizeof(reads));
+	reads.rtable = stmt->rtable;
+	collect_plan_reads(stmt->planTree, &reads);
 	foreach(lc, stmt->subplans)
-		collect_plan_indexes(lfirst(lc), &indexes);
-	return list_concat_unique_oid(relids, indexes);
+		collect_plan_reads(lfirst(lc), &reads);
+
+	foreach(lc, reads.tables)
+	{
+		Relation	rel = relation_open(lfirst_oid(lc), AccessShareLock);
+		Oid			toastoid = rel->rd_rel->reltoastrelid;
+
+		relation_close(rel, NoLock);
+		if (OidIsValid(toastoid))
+		{
+			Relation	toastrel = relation_open(toastoid, AccessShareLock);
+
+			/* an empty TOAST table has nothing to read */
+			if (RelationGetNumberOfBlocks(toastrel) > 0)
+			{
+				toast = list_append_unique_oid(toast, toastoid);
+				toast = list_concat_unique_oid(toast, RelationGetIndexList(toastrel));
+			}
+			relation_close(toastrel, NoLock);
+		}
+	}
+	return list_concat_unique_oid(list_concat_unique_oid(reads.tables, toast),
+								  reads.indexes);
 }
 
 /* Bytes in the main forks of the relations now. */
@@ -303,36 +357,6 @@ relations_bytes(List *relids)
 		relation_close(rel, NoLock);
 	}
 	return bytes;
-}
-
-/*
- * Before a cold run: the caller must be able to read every relation it
- * evicts (an index through its table), as the query itself must.
- */
-static void
-check_select_privileges(List *relids)
-{
-	ListCell   *lc;
-
-	foreach(lc, relids)
-	{
-		Oid			relid = lfirst_oid(lc);
-		Oid			privoid = relid;
-		AclResult	aclresult;
-
-		if (get_rel_relkind(relid) == RELKIND_INDEX)
-		{
-			Oid			heapoid = IndexGetRelation(relid, true);
-
-			if (OidIsValid(heapoid))
-				privoid = heapoid;
-		}
-		aclresult = pg_class_aclcheck(privoid, GetUserId(), ACL_SELECT);
-		if (aclresult != ACLCHECK_OK)
-			aclcheck_error(aclresult,
-						   get_relkind_objtype(get_rel_relkind(privoid)),
-						   get_rel_name(privoid));
-	}
 }
 
 /* Sum the launched and planned workers of the plan's Gather nodes. */
@@ -408,28 +432,71 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 	PopActiveSnapshot();
 }
 
+/* One run's inputs, the same for every run of a call. */
+typedef struct BsQuerySpec
+{
+	RawStmt    *raw;
+	const char *query;
+	bool		allow_writes;
+	bool		cold;
+	bool		caller_read_only;	/* read-only before bench_query: its refusals stay */
+	ErrorContextCallback *errcallback;
+} BsQuerySpec;
+
 /*
- * Run the query once inside a subtransaction that is always rolled back:
- * read-only unless allow_writes.  A write refused by the read-only mode is
- * reported as bench_query's refusal.
+ * One run, from planning to the end of execution: planned afresh as a new
+ * statement would be, its relations listed (and evicted, cold), then
+ * executed and timed.  Runs inside run_in_subtransaction, so that the
+ * locks it takes are released with the subtransaction.
  */
 static void
-run_in_subtransaction(PlannedStmt *stmt, const char *query,
-					  bool allow_writes, BsQueryRun *qr)
+plan_and_execute(const BsQuerySpec *spec, BsQueryRun *qr)
+{
+	PlannedStmt *stmt;
+
+	error_context_stack = spec->errcallback;
+	stmt = plan_select(copyObject(spec->raw), spec->query, spec->allow_writes);
+	qr->relids = plan_relations(stmt);
+
+	if (spec->cold)
+	{
+		BsTarget	target;
+
+		/* the query's own permission check, before its relations are touched */
+		bs_check_plan_permissions(stmt);
+		memset(&target, 0, sizeof(target));
+		target.storage_relids = qr->relids;
+		qr->still_cached = bs_make_target_cold(&target);
+	}
+	qr->bytes = relations_bytes(qr->relids);
+
+	execute_timed(stmt, spec->query, qr);
+	error_context_stack = spec->errcallback->previous;
+}
+
+/*
+ * Run the query once inside a subtransaction that is always rolled back:
+ * read-only unless allow_writes.  A write refused by the read-only mode
+ * set here is reported as bench_query's refusal; one refused because the
+ * caller's transaction was read-only already keeps its own error.
+ */
+static void
+run_in_subtransaction(const BsQuerySpec *spec, BsQueryRun *qr)
 {
 	MemoryContext oldcontext = CurrentMemoryContext;
 	ResourceOwner oldowner = CurrentResourceOwner;
+	ErrorContextCallback *outer_context = error_context_stack;
 
 	BeginInternalSubTransaction(NULL);
 	MemoryContextSwitchTo(oldcontext);
 
 	PG_TRY();
 	{
-		if (!allow_writes)
+		if (!spec->allow_writes && !spec->caller_read_only)
 			(void) set_config_option("transaction_read_only", "on",
 									 PGC_USERSET, PGC_S_SESSION,
 									 GUC_ACTION_LOCAL, true, 0, false);
-		execute_timed(stmt, query, qr);
+		plan_and_execute(spec, qr);
 
 		/* undo whatever it did; the subtransaction's settings go with it */
 		RollbackAndReleaseCurrentSubTransaction();
@@ -440,6 +507,7 @@ run_in_subtransaction(PlannedStmt *stmt, const char *query,
 	{
 		ErrorData  *edata;
 
+		error_context_stack = outer_context;
 		MemoryContextSwitchTo(oldcontext);
 		edata = CopyErrorData();
 		FlushErrorState();
@@ -447,8 +515,15 @@ run_in_subtransaction(PlannedStmt *stmt, const char *query,
 		MemoryContextSwitchTo(oldcontext);
 		CurrentResourceOwner = oldowner;
 
-		if (!allow_writes && edata->sqlerrcode == ERRCODE_READ_ONLY_SQL_TRANSACTION)
-			refuse_writes(edata->message);
+		if (!spec->allow_writes && !spec->caller_read_only &&
+			edata->sqlerrcode == ERRCODE_READ_ONLY_SQL_TRANSACTION &&
+			strcmp(edata->message, BS_REFUSE_WRITES_MSG) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+					 errmsg(BS_REFUSE_WRITES_MSG),
+					 errdetail("%s", edata->message),
+					 errhint("Pass allow_writes => true to run it and roll it back."),
+					 edata->context ? errcontext("%s", edata->context) : 0));
 		ReThrowError(edata);
 	}
 	PG_END_TRY();
@@ -521,6 +596,7 @@ bench_query(PG_FUNCTION_ARGS)
 	MemoryContext outercxt;
 	MemoryContext runcxt;
 	ErrorContextCallback errcallback;
+	BsQuerySpec spec;
 
 	bs_require_arg(fcinfo, 0, "query");
 	bs_require_arg(fcinfo, 1, "cache");
@@ -560,9 +636,15 @@ bench_query(PG_FUNCTION_ARGS)
 	runcxt = AllocSetContextCreate(outercxt, "bench_query run",
 								   ALLOCSET_DEFAULT_SIZES);
 
+	spec.raw = raw;
+	spec.query = query;
+	spec.allow_writes = allow_writes;
+	spec.cold = (cache == 1);
+	spec.caller_read_only = XactReadOnly || RecoveryInProgress();
+	spec.errcallback = &errcallback;
+
 	for (int run = 1; run <= repeat; run++)
 	{
-		PlannedStmt *stmt;
 		List	   *relids;
 		uint64		bytes;
 		double		size_mb;
@@ -573,14 +655,10 @@ bench_query(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		MemoryContextSwitchTo(runcxt);
 
-		/*
-		 * Planned afresh each run, as a new statement would be (and after
-		 * the previous run's subtransaction is gone).
-		 */
-		error_context_stack = &errcallback;
-		stmt = plan_select(copyObject(raw), query, allow_writes);
-		error_context_stack = errcallback.previous;
-		relids = plan_relations(stmt);
+		memset(&qr, 0, sizeof(qr));
+		run_in_subtransaction(&spec, &qr);
+		relids = qr.relids;
+		bytes = qr.bytes;
 
 		if (run == 1)
 		{
@@ -596,32 +674,15 @@ bench_query(PG_FUNCTION_ARGS)
 				bs_run_tablespace(&history, get_rel_tablespace(lfirst_oid(lc)));
 			MemoryContextSwitchTo(runcxt);
 		}
-
-		if (cache == 1)
+		if (qr.still_cached > 0 && !warned_still_cached)
 		{
-			BsTarget	target;
-			uint64		still_cached;
-
-			check_select_privileges(relids);
-			memset(&target, 0, sizeof(target));
-			target.storage_relids = relids;
-			still_cached = bs_make_target_cold(&target);
-			if (still_cached > 0 && !warned_still_cached)
-			{
-				ereport(WARNING,
-						(errmsg("%.1f MB of the query's relations are still in the OS page cache after eviction",
-								still_cached / BS_BYTES_PER_MB),
-						 errdetail("The cold runs read that part from memory."),
-						 errhint("Eviction fails on tmpfs and for pages the kernel keeps mapped; see the README on what cold can mean.")));
-				warned_still_cached = true;
-			}
+			ereport(WARNING,
+					(errmsg("%.1f MB of the query's relations were still in the OS page cache after eviction",
+							qr.still_cached / BS_BYTES_PER_MB),
+					 errdetail("The cold runs read that part from memory."),
+					 errhint("Eviction fails on tmpfs and for pages the kernel keeps mapped; see the README on what cold can mean.")));
+			warned_still_cached = true;
 		}
-		bytes = relations_bytes(relids);
-
-		memset(&qr, 0, sizeof(qr));
-		error_context_stack = &errcallback;
-		run_in_subtransaction(stmt, query, allow_writes, &qr);
-		error_context_stack = errcallback.previous;
 
 		size_mb = bytes / BS_BYTES_PER_MB;
 		memset(nulls, 0, sizeof(nulls));
