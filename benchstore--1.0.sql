@@ -234,6 +234,21 @@ BEGIN
 		found_tables := ARRAY(SELECT c.oid FROM pg_class c
 							  WHERE c.relnamespace = ns AND c.relkind = 'r'
 								AND c.relname = ANY (tables));
+
+		-- Each table must be as this function left it: its mark, its file
+		-- (not truncated and reloaded, not rewritten), its row count.
+		FOR tbl IN SELECT c.oid::regclass::text FROM pg_class c
+				   WHERE c.oid = ANY (found_tables) ORDER BY c.oid LOOP
+			EXECUTE format('SELECT count(*) FROM %s', tbl) INTO rows;
+			IF coalesce(obj_description(tbl::regclass, 'pg_class'), '') <>
+			   format('%s: %s rows, file %s', marker, rows,
+					  (SELECT c.relfilenode FROM pg_class c WHERE c.oid = tbl::regclass)) THEN
+				RAISE EXCEPTION 'cannot replace schema "%" because table % changed since bench_generate_tpch wrote it', schema, tbl
+					USING ERRCODE = 'object_not_in_prerequisite_state',
+						  DETAIL = 'Its rows or its file are not those it was generated with, or it was made by hand.',
+						  HINT = 'Choose another schema, or drop this one yourself.';
+			END IF;
+		END LOOP;
 		others := ARRAY(
 			SELECT DISTINCT CASE WHEN o.classid = 'pg_rewrite'::regclass	-- a view's rule: the view
 								 THEN (SELECT pg_describe_object('pg_class'::regclass, r.ev_class, 0)
@@ -677,6 +692,11 @@ BEGIN
 
 		EXECUTE format('ALTER TABLE %s ADD PRIMARY KEY (%s)%s', relation, keys[i], idx_clause);
 		EXECUTE format('ANALYZE %s', relation);
+		-- What was written, so that replace can tell the table was not
+		-- reloaded (a new file) nor given rows of its own since.
+		EXECUTE format('COMMENT ON TABLE %s IS %L', relation,
+					   format('%s: %s rows, file %s', marker, rows,
+							  (SELECT c.relfilenode FROM pg_class c WHERE c.oid = relation)));
 
 		mb := pg_relation_size(relation) / 1048576.0;
 		indexes_mb := pg_indexes_size(relation) / 1048576.0;

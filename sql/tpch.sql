@@ -271,8 +271,19 @@ SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpch(0.001, replace =>
 DROP VIEW public.tpch_big_orders;
 DROP FUNCTION public.tpch_line_value(tpch.lineitem);
 DROP TABLE public.tpch_claims;
+-- ... and only while its tables hold what it wrote: not after rows of
+-- your own were added, nor after a table was reloaded (TRUNCATE and COPY
+-- of dbgen's files, say), nor with a table of that name made by hand.
+INSERT INTO tpch.region VALUES (5, 'MINE', 'a row of mine');
+SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpch(0.001, replace => true)$$);
+DELETE FROM tpch.region WHERE r_regionkey = 5;
+CREATE TEMP TABLE nation_copy AS SELECT * FROM tpch.nation;
+TRUNCATE tpch.nation;
+INSERT INTO tpch.nation SELECT * FROM nation_copy;
+SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpch(0.001, replace => true)$$);
 -- Nothing was dropped by the refusals.
 SELECT count(*) AS tables_left FROM pg_class WHERE relnamespace = 'tpch'::regnamespace AND relkind = 'r';
+SELECT count(*) AS region_rows FROM tpch.region;
 
 -- Bad scales, NULLs, an unknown tablespace.
 SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpch(0, schema => 'tpch_x')$$);
