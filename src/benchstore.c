@@ -22,6 +22,9 @@
 
 PG_MODULE_MAGIC;
 
+/* The cache argument's values, as bench_seqscan and bench_query take them. */
+const char *const bs_cache_states[2] = {"warm", "cold"};
+
 /* GUC benchstore.track_latency: time each I/O operation of the I/O tests. */
 bool		bs_track_latency = true;
 

@@ -29,6 +29,8 @@ extern bool bs_track_latency;
 extern int	bs_progress_interval_ms;
 
 /* benchstore.c: arguments, units, names */
+#define BS_MAX_REPEAT		1000	/* runs of one call, bench_seqscan and bench_query */
+extern const char *const bs_cache_states[2];	/* "warm", "cold", in that order */
 extern void bs_require_arg(FunctionCallInfo fcinfo, int argno,
 						   const char *argname);
 extern int	bs_parse_choice(text *value, const char *argname,
@@ -60,6 +62,7 @@ extern void bs_hist_merge(BsHistogram *dst, const BsHistogram *src);
 extern double bs_hist_percentile_ns(const BsHistogram *h, double q);
 
 /* cache.c: segment files and the OS page cache */
+extern uint64 bs_main_fork_bytes(List *relids);
 extern char *bs_segment_path(const char *fork_path, BlockNumber segno);
 extern void bs_check_checkpoint_privilege(bool for_eviction);
 extern uint64 bs_make_target_cold(BsTarget *target);

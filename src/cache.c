@@ -129,6 +129,23 @@ checkpoint_for_cold_run(void)
 					  BS_CHECKPOINT_UNLOGGED);
 }
 
+/* Bytes in the main forks of the relations now (locked AccessShare). */
+uint64
+bs_main_fork_bytes(List *relids)
+{
+	uint64		bytes = 0;
+	ListCell   *lc;
+
+	foreach(lc, relids)
+	{
+		Relation	rel = relation_open(lfirst_oid(lc), AccessShareLock);
+
+		bytes += (uint64) RelationGetNumberOfBlocks(rel) * BLCKSZ;
+		relation_close(rel, NoLock);
+	}
+	return bytes;
+}
+
 /*
  * Prepare a cold run: checkpoint, so that nothing of the target is dirty,
  * then evict every relation of the target from the OS page cache.

@@ -55,12 +55,10 @@
 
 PG_FUNCTION_INFO_V1(bench_query);
 
-#define BS_MAX_REPEAT		1000
 /* How much of the query text names it in the history's target column. */
 #define BS_TARGET_CHARS		200
 #define BS_REFUSE_WRITES_MSG	"bench_query cannot run a query that writes"
 
-static const char *const cache_states[] = {"warm", "cold"};
 
 /* Result columns, in the order of the OUT parameters. */
 enum
@@ -342,23 +340,6 @@ plan_relations(PlannedStmt *stmt)
 								  reads.indexes);
 }
 
-/* Bytes in the main forks of the relations now. */
-static uint64
-relations_bytes(List *relids)
-{
-	uint64		bytes = 0;
-	ListCell   *lc;
-
-	foreach(lc, relids)
-	{
-		Relation	rel = relation_open(lfirst_oid(lc), AccessShareLock);
-
-		bytes += (uint64) RelationGetNumberOfBlocks(rel) * BLCKSZ;
-		relation_close(rel, NoLock);
-	}
-	return bytes;
-}
-
 /* Sum the launched and planned workers of the plan's Gather nodes. */
 static bool
 count_gather_workers(PlanState *ps, void *context)
@@ -468,7 +449,7 @@ plan_and_execute(const BsQuerySpec *spec, BsQueryRun *qr)
 		target.storage_relids = qr->relids;
 		qr->still_cached = bs_make_target_cold(&target);
 	}
-	qr->bytes = relations_bytes(qr->relids);
+	qr->bytes = bs_main_fork_bytes(qr->relids);
 
 	execute_timed(stmt, spec->query, qr);
 	error_context_stack = spec->errcallback->previous;
@@ -605,7 +586,7 @@ bench_query(PG_FUNCTION_ARGS)
 
 	query = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	cache = bs_parse_choice(PG_GETARG_TEXT_PP(1), "cache",
-							cache_states, lengthof(cache_states));
+							bs_cache_states, lengthof(bs_cache_states));
 	repeat = PG_GETARG_INT32(2);
 	allow_writes = PG_GETARG_BOOL(5);
 	if (repeat < 1 || repeat > BS_MAX_REPEAT)
@@ -667,7 +648,7 @@ bench_query(PG_FUNCTION_ARGS)
 			MemoryContextSwitchTo(outercxt);
 			bs_run_target(&history, "other", query_target(query), InvalidOid);
 			bs_run_arg_text(&history, "query", query);
-			bs_run_arg_text(&history, "cache", cache_states[cache]);
+			bs_run_arg_text(&history, "cache", bs_cache_states[cache]);
 			bs_run_arg_int(&history, "repeat", repeat);
 			bs_run_arg_bool(&history, "allow_writes", allow_writes);
 			foreach(lc, relids)
@@ -687,7 +668,7 @@ bench_query(PG_FUNCTION_ARGS)
 		size_mb = bytes / BS_BYTES_PER_MB;
 		memset(nulls, 0, sizeof(nulls));
 		values[COL_RUN] = Int32GetDatum(run);
-		values[COL_CACHE] = CStringGetTextDatum(cache_states[cache]);
+		values[COL_CACHE] = CStringGetTextDatum(bs_cache_states[cache]);
 		values[COL_ELAPSED_MS] = Float8GetDatum(bs_round(qr.elapsed_ms, 3));
 		values[COL_ROWS] = Int64GetDatum((int64) qr.rows);
 		values[COL_BLKS_HIT] =

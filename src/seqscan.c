@@ -50,8 +50,6 @@
 
 PG_FUNCTION_INFO_V1(bench_seqscan);
 
-#define BS_MAX_REPEAT		1000
-
 static const char *const scan_modes[] = {"heap", "buffer", "raw"};
 
 typedef enum BsCacheState
@@ -60,7 +58,6 @@ typedef enum BsCacheState
 	BS_CACHE_COLD
 } BsCacheState;
 
-static const char *const cache_states[] = {"warm", "cold"};
 
 /* Result columns, in the order of the OUT parameters. */
 enum
@@ -86,56 +83,79 @@ enum
 };
 
 /*
- * heap: count the tuples visible to the query's snapshot, as count(*).
+ * heap: count the tuples visible to the scan's snapshot, as count(*), in
+ * an open heap scan: every block for a serial scan, or, for a parallel one
+ * (pscan given), the blocks its allocator hands this process.
  *
  * The scan runs in page-at-a-time mode (an MVCC snapshot): visibility is
  * decided once per page under a share lock, all-visible pages skip the
  * per-tuple checks.  On PostgreSQL 15 and 16 heapgetpage() is exported and
  * does exactly that for one page, leaving the visible tuples' count in
  * rs_ntuples, so the count is taken a page at a time without stepping
- * through the tuples (what TABLESAMPLE does too); later versions replaced
- * it with read streams, and there the tuples are counted through
+ * through the tuples (what TABLESAMPLE does too), the next block coming
+ * from the same place heapgettup_pagemode() takes it; later versions
+ * replaced it with read streams, and there the tuples are counted through
  * heap_getnext().  Both check for interrupts once per page.
  */
-static void
-scan_heap(Relation rel, Snapshot snapshot, BsScanTotals *totals,
-		  BsProgress *progress)
+int64
+bs_count_heap_tuples(TableScanDesc scan, ParallelTableScanDesc pscan,
+					 BsProgress *progress)
 {
-	TableScanDesc scan;
-	HeapScanDesc hscan;
+	HeapScanDesc hscan = (HeapScanDesc) scan;
 	int64		ntuples = 0;
 
-	/* allow_strat: the bulk-read ring for large tables, as a seq scan. */
-	scan = table_beginscan_strat(rel, snapshot, 0, NULL, true, false);
-	hscan = (HeapScanDesc) scan;
-	totals->pages += hscan->rs_nblocks;
-
 #if PG_VERSION_NUM < 170000
+	Relation	rel = scan->rs_rd;
+	ParallelBlockTableScanDesc pbscan = (ParallelBlockTableScanDesc) pscan;
+	BlockNumber blkno = 0;
+
 	Assert(scan->rs_flags & SO_ALLOW_PAGEMODE);
-	for (BlockNumber blkno = 0; blkno < hscan->rs_nblocks; blkno++)
+	if (pscan)
+		table_block_parallelscan_startblock_init(rel, hscan->rs_parallelworkerdata,
+												 pbscan);
+	for (;;)
 	{
+		if (pscan)
+			blkno = table_block_parallelscan_nextpage(rel,
+													  hscan->rs_parallelworkerdata,
+													  pbscan);
+		if (blkno == InvalidBlockNumber || (!pscan && blkno >= hscan->rs_nblocks))
+			break;
 		heapgetpage(scan, blkno);
 		ntuples += hscan->rs_ntuples;
 		bs_progress_advance(progress, BLCKSZ);
+		if (!pscan)
+			blkno++;
 	}
 #else
-	{
-		BlockNumber last_block = InvalidBlockNumber;
+	BlockNumber last_block = InvalidBlockNumber;
 
-		while (heap_getnext(scan, ForwardScanDirection) != NULL)
+	while (heap_getnext(scan, ForwardScanDirection) != NULL)
+	{
+		ntuples++;
+		if (hscan->rs_cblock != last_block)
 		{
-			ntuples++;
-			if (hscan->rs_cblock != last_block)
-			{
-				last_block = hscan->rs_cblock;
-				bs_progress_advance(progress, BLCKSZ);
-			}
+			last_block = hscan->rs_cblock;
+			bs_progress_advance(progress, BLCKSZ);
 		}
 	}
 #endif
 
+	return ntuples;
+}
+
+/* heap, serial: every block, from block 0 (synchronized scans off). */
+static void
+scan_heap(Relation rel, Snapshot snapshot, BsScanTotals *totals,
+		  BsProgress *progress)
+{
+	/* allow_strat: the bulk-read ring for large tables, as a seq scan. */
+	TableScanDesc scan = table_beginscan_strat(rel, snapshot, 0, NULL,
+											   true, false);
+
+	totals->pages += ((HeapScanDesc) scan)->rs_nblocks;
+	totals->tuples += bs_count_heap_tuples(scan, NULL, progress);
 	table_endscan(scan);
-	totals->tuples += ntuples;
 }
 
 /*
@@ -348,23 +368,6 @@ flush_local_buffers(BsTarget *target)
 	}
 }
 
-/* Bytes in the main forks of the target's relations now. */
-static uint64
-target_main_bytes(BsTarget *target)
-{
-	uint64		bytes = 0;
-	ListCell   *lc;
-
-	foreach(lc, target->storage_relids)
-	{
-		Relation	rel = relation_open(lfirst_oid(lc), NoLock);
-
-		bytes += (uint64) RelationGetNumberOfBlocks(rel) * BLCKSZ;
-		relation_close(rel, NoLock);
-	}
-	return bytes;
-}
-
 /* Describe the call for the history (see history.c). */
 static void
 describe_run(BsRun *run, BsTarget *target, Oid relid, BsScanMode mode,
@@ -379,7 +382,7 @@ describe_run(BsRun *run, BsTarget *target, Oid relid, BsScanMode mode,
 	bs_run_target(run, "relation", qualified, relid);
 	bs_run_arg_text(run, "relation", qualified);
 	bs_run_arg_text(run, "mode", scan_modes[mode]);
-	bs_run_arg_text(run, "cache", cache_states[cache]);
+	bs_run_arg_text(run, "cache", bs_cache_states[cache]);
 	bs_run_arg_int(run, "repeat", repeat);
 	bs_run_arg_int(run, "workers", workers);
 	if (target->storage_relids == NIL)
@@ -428,7 +431,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	mode = (BsScanMode) bs_parse_choice(PG_GETARG_TEXT_PP(1), "mode",
 										scan_modes, lengthof(scan_modes));
 	cache = (BsCacheState) bs_parse_choice(PG_GETARG_TEXT_PP(2), "cache",
-										   cache_states, lengthof(cache_states));
+										   bs_cache_states, lengthof(bs_cache_states));
 	repeat = PG_GETARG_INT32(3);
 	if (repeat < 1 || repeat > BS_MAX_REPEAT)
 		ereport(ERROR,
@@ -547,7 +550,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 								   scan_modes[mode], get_rel_name(relid), run, repeat) :
 						  psprintf("seqscan (%s) of \"%s\"",
 								   scan_modes[mode], get_rel_name(relid)),
-						  target_main_bytes(target), 0);
+						  bs_main_fork_bytes(target->storage_relids), 0);
 		memset(&totals, 0, sizeof(totals));
 		INSTR_TIME_SET_ZERO(totals.raw_io_time);
 		totals.worker_os_known = true;
@@ -583,7 +586,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		values[COL_TABLESPACE] = tablespace;
 		nulls[COL_TABLESPACE] = tablespace_null;
 		values[COL_MODE] = CStringGetTextDatum(scan_modes[mode]);
-		values[COL_CACHE] = CStringGetTextDatum(cache_states[cache]);
+		values[COL_CACHE] = CStringGetTextDatum(bs_cache_states[cache]);
 		values[COL_PAGES] = Int64GetDatum(totals.pages);
 		values[COL_SIZE_MB] = Float8GetDatum(size_mb);
 		values[COL_ELAPSED_MS] = Float8GetDatum(bs_round(elapsed_ms, 3));

@@ -13,6 +13,7 @@
 #define BENCHSTORE_SEQSCAN_H
 
 #include "benchstore.h"
+#include "access/relscan.h"
 #include "portability/instr_time.h"
 #include "storage/bufpage.h"
 #include "target.h"
@@ -46,6 +47,10 @@ typedef struct BsScanTotals
 } BsScanTotals;
 
 /* seqscan.c */
+struct ParallelTableScanDescData;
+extern int64 bs_count_heap_tuples(TableScanDesc scan,
+								  struct ParallelTableScanDescData *pscan,
+								  BsProgress *progress);
 extern int	bs_count_line_pointers(Page page);
 extern ssize_t bs_raw_read(int fd, const char *path, char *buffer,
 						   off_t offset, size_t want, BsScanTotals *totals);

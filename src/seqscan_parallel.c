@@ -101,52 +101,13 @@ struct BsParallelScanData
 	WalUsage   *walusage;
 };
 
-/*
- * heap: join the relation's parallel scan and count the visible tuples of
- * the blocks this process is handed.  As in the serial scan (seqscan.c),
- * PostgreSQL 15 and 16 count a page at a time with heapgetpage(), taking
- * the next block from the same allocator heapgettup_pagemode() uses; later
- * versions count through heap_getnext().
- */
+/* heap: join the relation's parallel scan and count this process's share. */
 static int64
 scan_heap_share(Relation rel, ParallelTableScanDesc pscan,
 				BsProgress *progress)
 {
 	TableScanDesc scan = table_beginscan_parallel(rel, pscan);
-	HeapScanDesc hscan = (HeapScanDesc) scan;
-	int64		ntuples = 0;
-
-#if PG_VERSION_NUM < 170000
-	{
-		ParallelBlockTableScanDesc pbscan = (ParallelBlockTableScanDesc) pscan;
-		ParallelBlockTableScanWorker pbwork = hscan->rs_parallelworkerdata;
-		BlockNumber blkno;
-
-		Assert(scan->rs_flags & SO_ALLOW_PAGEMODE);
-		table_block_parallelscan_startblock_init(rel, pbwork, pbscan);
-		while ((blkno = table_block_parallelscan_nextpage(rel, pbwork, pbscan)) !=
-			   InvalidBlockNumber)
-		{
-			heapgetpage(scan, blkno);
-			ntuples += hscan->rs_ntuples;
-			bs_progress_advance(progress, BLCKSZ);
-		}
-	}
-#else
-	{
-		BlockNumber last_block = InvalidBlockNumber;
-
-		while (heap_getnext(scan, ForwardScanDirection) != NULL)
-		{
-			ntuples++;
-			if (hscan->rs_cblock != last_block)
-			{
-				last_block = hscan->rs_cblock;
-				bs_progress_advance(progress, BLCKSZ);
-			}
-		}
-	}
-#endif
+	int64		ntuples = bs_count_heap_tuples(scan, pscan, progress);
 
 	table_endscan(scan);
 	return ntuples;
@@ -331,8 +292,7 @@ bench_seqscan_worker(dsm_segment *seg, shm_toc *toc)
 	bs_progress_flush(&progress);
 	pg_atomic_fetch_add_u64(&sh->tuples, (uint64) totals.tuples);
 	pg_atomic_fetch_add_u64(&sh->raw_blocks, (uint64) totals.raw_blocks);
-	pg_atomic_fetch_add_u64(&sh->raw_io_ns,
-							(uint64) (INSTR_TIME_GET_DOUBLE(totals.raw_io_time) * 1e9));
+	pg_atomic_fetch_add_u64(&sh->raw_io_ns, bs_instr_time_ns(totals.raw_io_time));
 	if (slot->os_known && bs_os_read_bytes(&os_end) && os_end >= os_start)
 		slot->os_read = os_end - os_start;
 	else
