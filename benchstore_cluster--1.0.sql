@@ -67,6 +67,56 @@ CREATE TYPE _bench_cluster_io_node AS (
 );
 
 --
+-- Row types of the public functions' results (their OUT columns, documented
+-- there), returned by the internal functions that build them.  Internal.
+--
+CREATE TYPE _bench_cluster_seqscan_result AS (
+	node text,
+	run integer,
+	relation text,
+	tablespace name,
+	mode text,
+	cache text,
+	pages bigint,
+	size_mb float8,
+	tuples bigint,
+	elapsed_ms float8,
+	mb_per_s float8,
+	tuples_per_s float8,
+	blks_hit bigint,
+	blks_read bigint,
+	read_ms float8,
+	os_read_mb float8,
+	workers_requested integer,
+	workers_launched integer,
+	min_mb_per_s float8,
+	max_mb_per_s float8,
+	skew float8
+);
+
+CREATE TYPE _bench_cluster_io_result AS (
+	node text,
+	tablespace name,
+	test text,
+	block_size text,
+	streams integer,
+	direct boolean,
+	bytes bigint,
+	elapsed_ms float8,
+	mb_per_s float8,
+	iops float8,
+	lat_avg_us float8,
+	lat_p50_us float8,
+	lat_p95_us float8,
+	lat_p99_us float8,
+	lat_p999_us float8,
+	lat_max_us float8,
+	min_mb_per_s float8,
+	max_mb_per_s float8,
+	skew float8
+);
+
+--
 -- _bench_cluster_target: how to reach a cluster's nodes, and their names.
 -- A foreign server of the plproxy wrapper is a PL/Proxy cluster whose nodes
 -- are its partition options (p0, p1, ... or partition_0, ...), named as
@@ -643,31 +693,9 @@ CREATE FUNCTION _bench_cluster_seqscan_rows(
 	node_rows _bench_cluster_seqscan_node[],
 	run_no integer,
 	wall_ms float8,
-	relation_arg text,
-	-- OUT columns: bench_cluster_seqscan's (see there)
-	OUT node text,
-	OUT run integer,
-	OUT relation text,
-	OUT tablespace name,
-	OUT mode text,
-	OUT cache text,
-	OUT pages bigint,
-	OUT size_mb float8,
-	OUT tuples bigint,
-	OUT elapsed_ms float8,
-	OUT mb_per_s float8,
-	OUT tuples_per_s float8,
-	OUT blks_hit bigint,
-	OUT blks_read bigint,
-	OUT read_ms float8,
-	OUT os_read_mb float8,
-	OUT workers_requested integer,
-	OUT workers_launched integer,
-	OUT min_mb_per_s float8,
-	OUT max_mb_per_s float8,
-	OUT skew float8
+	relation_arg text
 )
-RETURNS SETOF record
+RETURNS SETOF _bench_cluster_seqscan_result
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -718,29 +746,9 @@ COMMENT ON FUNCTION _bench_cluster_seqscan_rows(text[], _bench_cluster_seqscan_n
 
 CREATE FUNCTION _bench_cluster_io_rows(
 	nodes text[],
-	node_rows _bench_cluster_io_node[],
-	-- OUT columns: bench_cluster_tablespace_io's (see there)
-	OUT node text,
-	OUT tablespace name,
-	OUT test text,
-	OUT block_size text,
-	OUT streams integer,
-	OUT direct boolean,
-	OUT bytes bigint,
-	OUT elapsed_ms float8,
-	OUT mb_per_s float8,
-	OUT iops float8,
-	OUT lat_avg_us float8,
-	OUT lat_p50_us float8,
-	OUT lat_p95_us float8,
-	OUT lat_p99_us float8,
-	OUT lat_p999_us float8,
-	OUT lat_max_us float8,
-	OUT min_mb_per_s float8,
-	OUT max_mb_per_s float8,
-	OUT skew float8
+	node_rows _bench_cluster_io_node[]
 )
-RETURNS SETOF record
+RETURNS SETOF _bench_cluster_io_result
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -890,35 +898,12 @@ CREATE FUNCTION _bench_cluster_seqscan(
 	p_label text,
 	p_record boolean,
 	p_workers integer,
-	p_relid regclass,				-- Citus: the relation on the caller's search_path
-	-- OUT columns: bench_cluster_seqscan's (see there)
-	OUT node text,
-	OUT run integer,
-	OUT relation text,
-	OUT tablespace name,
-	OUT mode text,
-	OUT cache text,
-	OUT pages bigint,
-	OUT size_mb float8,
-	OUT tuples bigint,
-	OUT elapsed_ms float8,
-	OUT mb_per_s float8,
-	OUT tuples_per_s float8,
-	OUT blks_hit bigint,
-	OUT blks_read bigint,
-	OUT read_ms float8,
-	OUT os_read_mb float8,
-	OUT workers_requested integer,
-	OUT workers_launched integer,
-	OUT min_mb_per_s float8,
-	OUT max_mb_per_s float8,
-	OUT skew float8
+	p_relid regclass				-- Citus: the relation on the caller's search_path
 )
-RETURNS SETOF record
+RETURNS SETOF _bench_cluster_seqscan_result
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, @extschema@, pg_temp
 AS $$
-#variable_conflict use_column
 DECLARE
 	target record;
 	nodes text[];
@@ -1151,33 +1136,12 @@ CREATE FUNCTION _bench_cluster_tablespace_io(
 	p_direct boolean,
 	p_duration interval,
 	p_label text,
-	p_record boolean,
-	-- OUT columns: bench_cluster_tablespace_io's (see there)
-	OUT node text,
-	OUT tablespace name,
-	OUT test text,
-	OUT block_size text,
-	OUT streams integer,
-	OUT direct boolean,
-	OUT bytes bigint,
-	OUT elapsed_ms float8,
-	OUT mb_per_s float8,
-	OUT iops float8,
-	OUT lat_avg_us float8,
-	OUT lat_p50_us float8,
-	OUT lat_p95_us float8,
-	OUT lat_p99_us float8,
-	OUT lat_p999_us float8,
-	OUT lat_max_us float8,
-	OUT min_mb_per_s float8,
-	OUT max_mb_per_s float8,
-	OUT skew float8
+	p_record boolean
 )
-RETURNS SETOF record
+RETURNS SETOF _bench_cluster_io_result
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, @extschema@, pg_temp
 AS $$
-#variable_conflict use_column
 DECLARE
 	target record;
 	nodes text[];
