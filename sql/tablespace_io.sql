@@ -73,9 +73,15 @@ SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(direct => NULL)$$
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(duration => NULL)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => 'lots')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '0')$$);
-SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(block_size => '8 parsecs')$$);
+-- An unknown unit gets pg_size_bytes()'s own error, hint included; the
+-- hint lists the server's units ("B" too from PostgreSQL 18 on), so it is
+-- compared with the server's own.
+SELECT err_code, message, detail,
+	   hint = (SELECT e.hint FROM expect_error($$SELECT pg_size_bytes('8 parsecs')$$) e) AS servers_hint,
+	   hint LIKE 'Valid units are %' AS lists_units
+FROM expect_error($$SELECT * FROM bench_tablespace_io(block_size => '8 parsecs')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(block_size => '3kB')$$);
-SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(block_size => '256B')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(block_size => '256 bytes')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(block_size => '32MB')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '4kB', block_size => '8kB')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '12kB', block_size => '8kB')$$);

@@ -135,4 +135,29 @@
 #define InitMaterializedSRF(fcinfo, flags) SetSingleFuncCall((fcinfo), (flags))
 #endif
 
+/*
+ * planstate_tree_walker() with a prototyped callback,
+ * bool walker(PlanState *, void *).  PG16 declares the callback type and
+ * its own macro casts to it.  PG15 declares the parameter as the
+ * unprototyped bool (*)(), which C23 (clang 19 -std=gnu23, GCC 15 by
+ * default) reads as bool (*)(void), so passing a prototyped function is an
+ * error; and any cast between the two types is flagged by clang's
+ * -Wcast-function-type-strict, which PGXS's -Wcast-function-type turns on.
+ * A union hands the same pointer over under the parameter's type without a
+ * cast; PG15's walker calls it with (planstate, context), as before.
+ */
+#if PG_VERSION_NUM >= 160000
+#define bs_planstate_tree_walker(ps, walker, context) \
+	planstate_tree_walker((ps), (walker), (context))
+#else
+typedef union BsPlanstateWalker
+{
+	bool		(*typed) (struct PlanState *planstate, void *context);
+	bool		(*untyped) ();
+} BsPlanstateWalker;
+
+#define bs_planstate_tree_walker(ps, walker, context) \
+	planstate_tree_walker((ps), ((BsPlanstateWalker) {.typed = (walker)}).untyped, (context))
+#endif
+
 #endif							/* BENCHSTORE_COMPAT_H */

@@ -358,7 +358,7 @@ count_gather_workers(PlanState *ps, void *context)
 		qr->workers_planned += ((GatherMerge *) ps->plan)->num_workers;
 		qr->workers_launched += ((GatherMergeState *) ps)->nworkers_launched;
 	}
-	return planstate_tree_walker(ps, count_gather_workers, context);
+	return bs_planstate_tree_walker(ps, count_gather_workers, context);
 }
 
 /*

@@ -1,42 +1,162 @@
 # test/lib.sh: shared steps of the README's commands and the benchmark
 # scripts.  Source it from the repository's top directory (bash).
 #
-#   bs_install_deps       apt-get the server, headers and test tools (as root)
+#   bs_install_deps       install (as root) or build what the chosen server needs
 #   bs_build_install      build with warnings as errors and install
 #   bs_start_cluster      initdb and start a throwaway cluster; sets PG* env
 #   bs_as_pg CMD...       run CMD as the cluster's owner
 #
+# Which server: PG_MAJOR=15 (the default) is Debian 12's postgresql-15;
+# PG_MAJOR=18 is PostgreSQL 18.6 built from ../shared/vendor/ into a cache
+# outside the checkout (BS_CACHE) and reused; PG_CONFIG=/path/to/pg_config
+# is any server you have, used as it is.
+#
 # As root (CI, a fresh machine) everything is installed and the cluster is
 # owned by the "postgres" user, since initdb refuses to run as root.  As
-# another user nothing is installed: the packages must already be there.
+# another user nothing is installed with apt: the packages must already be
+# there.
 
-PG_MAJOR=${PG_MAJOR:-15}
-PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
 BS_WARNINGS="-Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare"
+# The vendored sources (PostgreSQL 18, PL/Proxy, Citus) beside the checkout.
+BS_SHARED=${BS_SHARED:-$(cd .. && pwd)/shared}
+if [ "$(id -u)" -eq 0 ]; then
+    BS_CACHE=${BS_CACHE:-/var/cache/benchstore}
+else
+    BS_CACHE=${BS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/benchstore}
+fi
+BS_PG18_VERSION=18.6
+BS_PLPROXY_VERSION=2.12.0
+
+if [ -n "${PG_CONFIG:-}" ]; then
+    # A server of the user's own.
+    PG_BIN=$("$PG_CONFIG" --bindir)
+    PG_MAJOR=$("$PG_CONFIG" --version | sed -n 's/^PostgreSQL \([0-9]*\).*/\1/p')
+    BS_SERVER=own
+else
+    PG_MAJOR=${PG_MAJOR:-15}
+    case "$PG_MAJOR" in
+        15) PG_BIN=/usr/lib/postgresql/15/bin; BS_SERVER=debian ;;
+        18) PG_BIN=$BS_CACHE/pg-$BS_PG18_VERSION/bin; BS_SERVER=vendored ;;
+        *)
+            echo "PG_MAJOR=$PG_MAJOR: this script knows 15 (Debian 12's package) and 18 (built from ../shared/vendor); for another server set PG_CONFIG=/path/to/its/pg_config" >&2
+            exit 2 ;;
+    esac
+fi
+export PG_MAJOR PG_BIN
 
 bs_log() { printf '\n== %s\n' "$*" >&2; }
 
 bs_install_deps() {
+    case "$BS_SERVER" in
+        own)
+            bs_log "using the server of $PG_CONFIG (PostgreSQL $PG_MAJOR): nothing is installed"
+            return 0 ;;
+        vendored)
+            bs_apt build-essential libipc-run-perl bison flex libreadline-dev \
+                zlib1g-dev liburing-dev pkg-config
+            bs_build_vendored_pg18 "$@"
+            return 0 ;;
+    esac
+    bs_apt "postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" \
+        build-essential libipc-run-perl "$@"
+}
+
+# apt-get install, as root only; otherwise the packages must be there.
+bs_apt() {
     if [ "$(id -u)" -ne 0 ]; then
-        bs_log "not root: assuming postgresql-$PG_MAJOR, postgresql-server-dev-$PG_MAJOR and libipc-run-perl are installed"
+        bs_log "not root: assuming these packages are installed: $*"
         return 0
     fi
     bs_log "installing packages"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q
+    if [ -z "${BS_APT_UPDATED:-}" ]; then
+        apt-get update -q
+        BS_APT_UPDATED=1
+    fi
     # postgresql-common creates a default cluster on install unless told not to.
     mkdir -p /etc/postgresql-common/createcluster.d
     echo 'create_main_cluster = false' > /etc/postgresql-common/createcluster.d/benchstore.conf
-    apt-get install -y -q --no-install-recommends \
-        "postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" \
-        build-essential libipc-run-perl "$@"
+    apt-get install -y -q --no-install-recommends "$@"
+}
+
+# Fail the run, naming what could not be had and why.
+bs_die() {
+    echo "benchstore: $*" >&2
+    exit 1
+}
+
+# A vendored archive, checked against SHA256SUMS.
+bs_vendored() {
+    local name=$1 sums="$BS_SHARED/vendor/SHA256SUMS"
+    [ -f "$BS_SHARED/vendor/$name" ] ||
+        bs_die "$name is not in $BS_SHARED/vendor: cannot build it"
+    [ -f "$sums" ] || bs_die "$sums is missing: cannot check $name"
+    (cd "$BS_SHARED/vendor" && grep " $name\$" SHA256SUMS | sha256sum -c --status -) ||
+        bs_die "$name does not match its checksum in $sums (corrupt or replaced archive): not building it"
+    echo "$BS_SHARED/vendor/$name"
+}
+
+# Build PostgreSQL 18 (with contrib and the TAP test modules) and PL/Proxy
+# for it into $BS_CACHE, once.  A build is trusted only when its marker
+# file, written last, is there; anything else in its place is removed and
+# built again, so a failed or interrupted build is never used.
+bs_build_vendored_pg18() {
+    local prefix="$BS_CACHE/pg-$BS_PG18_VERSION" tarball build
+    local marker="$prefix/.benchstore-built"
+    tarball=$(bs_vendored "postgresql-$BS_PG18_VERSION.tar.bz2")
+    if [ ! -f "$marker" ] || [ "$(cat "$marker")" != "$(sha256sum < "$tarball")" ]; then
+        bs_log "building PostgreSQL $BS_PG18_VERSION from $tarball into $prefix (a few minutes, once)"
+        rm -rf "$prefix"
+        mkdir -p "$BS_CACHE"
+        build=$(mktemp -d "$BS_CACHE/build.XXXXXX")
+        if ! (
+            set -e
+            tar -xjf "$tarball" -C "$build"
+            cd "$build/postgresql-$BS_PG18_VERSION"
+            ./configure -q --prefix="$prefix" --enable-tap-tests --with-liburing \
+                --without-icu >"$build/configure.log" 2>&1
+            make -s -j"$(nproc)" world-bin >"$build/make.log" 2>&1
+            make -s install-world-bin >>"$build/make.log" 2>&1
+            make -s -C src/test/perl install >>"$build/make.log" 2>&1
+        ); then
+            tail -n 30 "$build"/*.log >&2 2>/dev/null || true
+            rm -rf "$build" "$prefix"
+            bs_die "PostgreSQL $BS_PG18_VERSION failed to build (log above); nothing was left in $prefix"
+        fi
+        rm -rf "$build"
+        sha256sum < "$tarball" > "$marker"
+    fi
+    bs_build_vendored_plproxy "$prefix"
+}
+
+# PL/Proxy for the vendored server (Debian's postgresql-15-plproxy serves 15 only).
+bs_build_vendored_plproxy() {
+    local prefix=$1 tarball build
+    local marker="$prefix/.benchstore-plproxy-$BS_PLPROXY_VERSION"
+    [ -f "$marker" ] && return 0
+    tarball=$(bs_vendored "plproxy-$BS_PLPROXY_VERSION.tar.gz")
+    bs_log "building PL/Proxy $BS_PLPROXY_VERSION for PostgreSQL $BS_PG18_VERSION"
+    build=$(mktemp -d "$BS_CACHE/build.XXXXXX")
+    if ! (
+        set -e
+        tar -xzf "$tarball" -C "$build"
+        cd "$build/plproxy-$BS_PLPROXY_VERSION"
+        make -s PG_CONFIG="$prefix/bin/pg_config" >"$build/make.log" 2>&1
+        make -s PG_CONFIG="$prefix/bin/pg_config" install >>"$build/make.log" 2>&1
+    ); then
+        tail -n 30 "$build/make.log" >&2 || true
+        rm -rf "$build"
+        bs_die "PL/Proxy $BS_PLPROXY_VERSION failed to build for PostgreSQL $BS_PG18_VERSION (log above)"
+    fi
+    rm -rf "$build"
+    touch "$marker"
 }
 
 bs_build_install() {
     bs_log "building (warnings are errors) and installing"
     make -s clean
     make -s PG_CONFIG="$PG_BIN/pg_config" PG_CFLAGS="$BS_WARNINGS"
-    if [ "$(id -u)" -eq 0 ]; then
+    if [ "$(id -u)" -eq 0 ] || [ -w "$("$PG_BIN/pg_config" --pkglibdir)" ]; then
         make -s PG_CONFIG="$PG_BIN/pg_config" install
     else
         sudo -n make -s PG_CONFIG="$PG_BIN/pg_config" install
