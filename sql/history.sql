@@ -43,8 +43,21 @@ JOIN LATERAL (SELECT pg_relation_size('hist_t') / 1048576.0 AS size_mb) s ON tru
 ORDER BY h.row_no;
 
 -- The settings that shape the numbers, and where the tablespace lives.
-SELECT array(SELECT jsonb_object_keys(settings) ORDER BY 1) AS settings
+-- The I/O settings that not every version has (io_combine_limit from 17,
+-- io_method and io_workers from 18) are checked apart, just below.
+SELECT array(SELECT k FROM jsonb_object_keys(settings) k
+			 WHERE k NOT IN ('io_combine_limit', 'io_method', 'io_workers')
+			 ORDER BY 1) AS settings
 FROM bench_run;
+-- Each I/O setting is kept as SHOW prints it where the server has it, and
+-- left out where it does not.
+SELECT k AS setting,
+	   CASE WHEN s.name IS NULL THEN NOT r.settings ? k
+			ELSE r.settings ->> k = current_setting(k) END AS kept_as_the_server_has_it
+FROM bench_run r,
+	 unnest('{effective_io_concurrency,maintenance_io_concurrency,io_combine_limit,io_method,io_workers}'::text[]) k
+	 LEFT JOIN pg_settings s ON s.name = k
+ORDER BY k;
 SELECT settings ->> 'block_size' = current_setting('block_size') AS block_size_ok,
 	   settings ->> 'shared_buffers' = current_setting('shared_buffers') AS shared_buffers_ok,
 	   settings ->> 'fsync' = current_setting('fsync') AS fsync_ok,

@@ -67,9 +67,14 @@ static const char *const builtin_benchmarks[] = {
 	"seqscan", "tablespace_io", "tablespaces_io"
 };
 
-/* The server settings kept with every run, as SHOW prints them. */
+/*
+ * The server settings kept with every run, as SHOW prints them; those the
+ * server does not have (the asynchronous I/O settings before 18,
+ * io_combine_limit before 17) are left out of the snapshot.
+ */
 static const char *const recorded_settings[] = {
-	"shared_buffers", "effective_io_concurrency", "track_io_timing",
+	"shared_buffers", "effective_io_concurrency", "maintenance_io_concurrency",
+	"io_method", "io_workers", "io_combine_limit", "track_io_timing",
 	"wal_sync_method", "fsync", "full_page_writes", "wal_level",
 	"data_checksums", "max_parallel_workers", "benchstore.track_latency"
 };
@@ -437,8 +442,12 @@ settings_json(BsRun *run)
 	append_key(&buf, "block_size");
 	appendStringInfo(&buf, "%d", BLCKSZ);
 	for (int i = 0; i < lengthof(recorded_settings); i++)
-		json_text_member(&buf, recorded_settings[i],
-						 GetConfigOptionByName(recorded_settings[i], NULL, true));
+	{
+		const char *value = GetConfigOptionByName(recorded_settings[i], NULL, true);
+
+		if (value != NULL)
+			json_text_member(&buf, recorded_settings[i], value);
+	}
 	append_key(&buf, "system_identifier");
 	appendStringInfo(&buf, "\"" UINT64_FORMAT "\"", GetSystemIdentifier());
 	if (gethostname(host, sizeof(host)) == 0)

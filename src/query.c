@@ -371,8 +371,7 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 	BsCountReceiver dest;
 	QueryDesc  *qd;
 	BufferUsage bu_start;
-	uint64		os_start = 0;
-	uint64		os_end = 0;
+	BsOsReads	os_reads;
 	instr_time	start;
 	instr_time	elapsed;
 
@@ -389,7 +388,7 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 						 (DestReceiver *) &dest, NULL, NULL, 0);
 
 	bu_start = pgBufferUsage;
-	qr->os_known = bs_os_read_bytes(&os_start);
+	bs_os_reads_start(&os_reads);
 	INSTR_TIME_SET_CURRENT(start);
 
 	ExecutorStart(qd, 0);
@@ -401,11 +400,12 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 
 	INSTR_TIME_SET_CURRENT(elapsed);
 	INSTR_TIME_SUBTRACT(elapsed, start);
-	if (qr->os_known)
-		qr->os_known = bs_os_read_bytes(&os_end) && os_end >= os_start;
-	qr->os_read = qr->os_known ? os_end - os_start : 0;
 	memset(&qr->bu, 0, sizeof(qr->bu));
 	BufferUsageAccumDiff(&qr->bu, &pgBufferUsage, &bu_start);
+	qr->os_known = bs_os_reads_end(&os_reads, 0,
+								   (uint64) (qr->bu.shared_blks_read +
+											 qr->bu.local_blks_read) * BLCKSZ,
+								   &qr->os_read);
 	qr->elapsed_ms = INSTR_TIME_GET_MILLISEC(elapsed);
 	qr->rows = dest.rows;
 

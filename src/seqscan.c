@@ -129,16 +129,34 @@ bs_count_heap_tuples(TableScanDesc scan, ParallelTableScanDesc pscan,
 	}
 #else
 	BlockNumber last_block = InvalidBlockNumber;
+	BlockNumber counted = 0;	/* serial: blocks 0 .. counted-1 are done */
 
+	/*
+	 * heap_getnext() steps over pages without a visible tuple.  A serial
+	 * scan reads the blocks in order from 0, so reaching block b means
+	 * blocks up to b are done, empty or not.  The blocks of a parallel scan
+	 * are handed out in chunks to several processes, so a gap between two
+	 * of this process's blocks may be another's; there each page seen
+	 * counts one, and the caller's messages report the allocator's blocks
+	 * handed out instead (bs_parallel_scan_run).
+	 */
 	while (heap_getnext(scan, ForwardScanDirection) != NULL)
 	{
 		ntuples++;
 		if (hscan->rs_cblock != last_block)
 		{
 			last_block = hscan->rs_cblock;
-			bs_progress_advance(progress, BLCKSZ);
+			if (pscan)
+				bs_progress_advance(progress, BLCKSZ);
+			else if (last_block >= counted)
+			{
+				bs_progress_advance(progress, (uint64) (last_block + 1 - counted) * BLCKSZ);
+				counted = last_block + 1;
+			}
 		}
 	}
+	if (!pscan && hscan->rs_nblocks > counted)
+		bs_progress_advance(progress, (uint64) (hscan->rs_nblocks - counted) * BLCKSZ);
 #endif
 
 	return ntuples;
@@ -512,9 +530,9 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		BsProgress	progress;
 		BufferUsage bu_start;
 		BufferUsage bu;
-		uint64		os_start = 0;
-		uint64		os_end = 0;
 		bool		os_known;
+		BsOsReads	os_reads;
+		uint64		os_read;
 		instr_time	start;
 		instr_time	elapsed;
 		double		elapsed_ms;
@@ -559,7 +577,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 										   cache == BS_CACHE_COLD,
 										   snapshot, scan_workers);
 		bu_start = pgBufferUsage;
-		os_known = bs_os_read_bytes(&os_start);
+		bs_os_reads_start(&os_reads);
 		INSTR_TIME_SET_CURRENT(start);
 
 		if (pscan)
@@ -570,10 +588,12 @@ bench_seqscan(PG_FUNCTION_ARGS)
 
 		INSTR_TIME_SET_CURRENT(elapsed);
 		INSTR_TIME_SUBTRACT(elapsed, start);
-		if (os_known)
-			os_known = bs_os_read_bytes(&os_end) && totals.worker_os_known;
 		memset(&bu, 0, sizeof(bu));
 		BufferUsageAccumDiff(&bu, &pgBufferUsage, &bu_start);
+		os_known = bs_os_reads_end(&os_reads, totals.worker_os_read,
+								   (uint64) (bu.shared_blks_read + bu.local_blks_read) * BLCKSZ,
+								   &os_read) &&
+			totals.worker_os_known;
 		if (pscan)
 			bs_parallel_scan_end(pscan);
 
@@ -629,10 +649,8 @@ bench_seqscan(PG_FUNCTION_ARGS)
 			values[COL_READ_MS] =
 				Float8GetDatum(bs_round(bs_buffer_read_time_ms(&bu), 3));
 
-		if (os_known && os_end >= os_start)
-			values[COL_OS_READ_MB] =
-				Float8GetDatum((double) (os_end - os_start + totals.worker_os_read) /
-							   BS_BYTES_PER_MB);
+		if (os_known)
+			values[COL_OS_READ_MB] = Float8GetDatum(os_read / BS_BYTES_PER_MB);
 		else
 			nulls[COL_OS_READ_MB] = true;
 		values[COL_WORKERS_REQUESTED] = Int32GetDatum(workers);

@@ -418,6 +418,31 @@ bs_parallel_scan_begin(BsTarget *target, BsScanMode mode, bool cold,
 	return ps;
 }
 
+#if PG_VERSION_NUM >= 170000
+/*
+ * Progress of a parallel heap scan: the bytes of the blocks its allocators
+ * have handed out, over all relations.  A block handed out is read and
+ * counted soon after (it runs ahead by the processes' read-ahead only).
+ */
+static uint64
+heap_blocks_handed_out(void *arg)
+{
+	BsParallelScan *ps = (BsParallelScan *) arg;
+	BsScanShared *sh = ps->shared;
+	uint64		blocks = 0;
+
+	for (int i = 0; i < sh->nrels; i++)
+	{
+		ParallelBlockTableScanDesc pbscan =
+			(ParallelBlockTableScanDesc) (ps->pscans + sh->rels[i].pscan_offset);
+
+		blocks += Min(pg_atomic_read_u64(&pbscan->phs_nallocated),
+					  (uint64) pbscan->phs_nblocks);
+	}
+	return blocks * BLCKSZ;
+}
+#endif
+
 /*
  * The timed part: start the workers, scan the caller's share, wait for
  * the workers, and gather everything into totals.  The workers' buffer
@@ -434,6 +459,14 @@ bs_parallel_scan_run(BsParallelScan *ps, BsScanTotals *totals,
 	totals->workers_launched = pcxt->nworkers_launched;
 
 	bs_progress_share(progress, &sh->progress, false);
+#if PG_VERSION_NUM >= 170000
+	/* the processes cannot count the empty pages (bs_count_heap_tuples) */
+	if (sh->mode == BS_MODE_HEAP)
+	{
+		progress->total_fn = heap_blocks_handed_out;
+		progress->total_arg = ps;
+	}
+#endif
 	scan_share(sh, ps->pscans, totals, progress);
 
 	WaitForParallelWorkersToFinish(pcxt);
