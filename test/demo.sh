@@ -5,9 +5,12 @@
 # the raw storage rate, tablespace I/O), then run the classic session (Q19
 # and Q2 through bench_query, warm and cold, on two tablespaces, compared),
 # then compare two configurations (shared_buffers 128MB and 16MB) with
-# labelled runs and pgbench.  The cluster is removed on exit.
+# labelled runs and pgbench.  On PostgreSQL 18 it also compares cold scans
+# and a query under each io_method (sync, worker, io_uring).  The cluster is
+# removed on exit.
 #
 #   bash test/demo.sh [scale]       default 0.05: 300,000 lineitem rows, about 45 MB
+#   PG_MAJOR=18 bash test/demo.sh   the same on PostgreSQL 18 (built from ../shared/vendor)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . test/lib.sh
@@ -39,6 +42,21 @@ bs_as_pg mkdir -p "$BS_TMP/spc_b"
 bs_psql -q -c "CREATE TABLESPACE spc_b LOCATION '$BS_TMP/spc_b'"
 bs_psql -v scale="$scale" -v spc_a=pg_default -v spc_b=spc_b -v repeat=3 \
     -f test/sample/tpch_session.sql
+
+# PostgreSQL 18 reads through asynchronous I/O: the same cold scans and
+# query under each io_method, each after a restart under it, compared.
+if [ "$PG_MAJOR" -ge 18 ]; then
+    for method in sync worker io_uring; do
+        bs_log "PostgreSQL $PG_MAJOR: cold scans and a query under io_method = $method"
+        bs_psql -q -c "ALTER SYSTEM SET io_method = '$method'"
+        bs_restart_cluster
+        bs_psql -v label="io-$method" -f test/sample/io_method_runs.sql
+    done
+    bs_psql -q -c 'ALTER SYSTEM RESET io_method'
+    bs_restart_cluster
+    bs_log "the three io_methods compared"
+    bs_psql -e -f test/sample/io_method_compare.sql
+fi
 
 # Comparing configurations: the same labelled runs and three pgbench runs,
 # recorded with bench_record, under shared_buffers = 128MB and then 16MB.
