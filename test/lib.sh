@@ -103,20 +103,20 @@ bs_vendored() {
 bs_build_vendored_pg18() {
     local prefix="$BS_CACHE/pg-$BS_PG18_VERSION" tarball build
     local marker="$prefix/.benchstore-built"
-    tarball=$(bs_vendored "postgresql-$BS_PG18_VERSION.tar.bz2")
+    tarball=$(bs_vendored "postgresql-$BS_PG18_VERSION.tar.bz2") || exit 1
     if [ ! -f "$marker" ] || [ "$(cat "$marker")" != "$(sha256sum < "$tarball")" ]; then
         bs_log "building PostgreSQL $BS_PG18_VERSION from $tarball into $prefix (a few minutes, once)"
         rm -rf "$prefix"
         mkdir -p "$BS_CACHE"
         build=$(mktemp -d "$BS_CACHE/build.XXXXXX")
+        # (set -e does not hold inside a tested subshell: the steps are chained)
         if ! (
-            set -e
-            tar -xjf "$tarball" -C "$build"
-            cd "$build/postgresql-$BS_PG18_VERSION"
+            tar -xjf "$tarball" -C "$build" &&
+            cd "$build/postgresql-$BS_PG18_VERSION" &&
             ./configure -q --prefix="$prefix" --enable-tap-tests --with-liburing \
-                --without-icu >"$build/configure.log" 2>&1
-            make -s -j"$(nproc)" world-bin >"$build/make.log" 2>&1
-            make -s install-world-bin >>"$build/make.log" 2>&1
+                --without-icu >"$build/configure.log" 2>&1 &&
+            make -s -j"$(nproc)" world-bin >"$build/make.log" 2>&1 &&
+            make -s install-world-bin >>"$build/make.log" 2>&1 &&
             make -s -C src/test/perl install >>"$build/make.log" 2>&1
         ); then
             tail -n 30 "$build"/*.log >&2 2>/dev/null || true
@@ -134,14 +134,13 @@ bs_build_vendored_plproxy() {
     local prefix=$1 tarball build
     local marker="$prefix/.benchstore-plproxy-$BS_PLPROXY_VERSION"
     [ -f "$marker" ] && return 0
-    tarball=$(bs_vendored "plproxy-$BS_PLPROXY_VERSION.tar.gz")
+    tarball=$(bs_vendored "plproxy-$BS_PLPROXY_VERSION.tar.gz") || exit 1
     bs_log "building PL/Proxy $BS_PLPROXY_VERSION for PostgreSQL $BS_PG18_VERSION"
     build=$(mktemp -d "$BS_CACHE/build.XXXXXX")
     if ! (
-        set -e
-        tar -xzf "$tarball" -C "$build"
-        cd "$build/plproxy-$BS_PLPROXY_VERSION"
-        make -s PG_CONFIG="$prefix/bin/pg_config" >"$build/make.log" 2>&1
+        tar -xzf "$tarball" -C "$build" &&
+        cd "$build/plproxy-$BS_PLPROXY_VERSION" &&
+        make -s PG_CONFIG="$prefix/bin/pg_config" >"$build/make.log" 2>&1 &&
         make -s PG_CONFIG="$prefix/bin/pg_config" install >>"$build/make.log" 2>&1
     ); then
         tail -n 30 "$build/make.log" >&2 || true
