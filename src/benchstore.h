@@ -60,7 +60,8 @@ typedef struct BsOsReads
 
 extern void bs_os_reads_start(BsOsReads *r);
 extern bool bs_os_reads_end(BsOsReads *r, uint64 others_bytes,
-							uint64 buffer_read_bytes, uint64 *bytes);
+							uint64 buffer_read_bytes, uint64 scanned_bytes,
+							uint64 *bytes);
 
 /* iostat.c: latency histogram (see iostat.c) */
 #define BS_HIST_SUB_BITS	7	/* 128 buckets per power of two */

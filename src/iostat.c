@@ -13,12 +13,16 @@
  * buffer reads are done by the I/O worker processes, and the kernel counts
  * them there.  A measured call (bs_os_reads_start/_end) therefore also
  * diffs the I/O workers' /proc/<pid>/io read_bytes over the call and adds
- * them, capped at what the call's processes asked the buffer manager to
- * read and did not read themselves: exact when no other session uses the
- * I/O workers during the call; otherwise never more than the call's own
- * buffer misses, though some of those bytes may be another session's
- * storage reads while the call's own were page-cache hits.  Under
- * io_method = io_uring or sync the backend's own counter holds them all.
+ * them: exact when no other session uses the I/O workers during the call.
+ * Their share is capped at the size of what the call scans, less what its
+ * own processes read themselves, and is zero when the call read no block
+ * through the buffer manager: the kernel's read-ahead reads whole stretches
+ * of a file, blocks found in shared buffers included (io_method = sync and
+ * io_uring count those in the backend too), but nothing beyond the files
+ * the call scans.  With other sessions reading at the same time the figure
+ * may include some of their storage reads, never more than that cap.
+ * Under io_method = io_uring or sync the backend's own counter holds them
+ * all.
  *
  * Also the latency histogram of the I/O tests: a fixed log-linear array of
  * counters, 128 linear buckets per power of two (relative error under
@@ -184,13 +188,17 @@ bs_os_reads_start(BsOsReads *r)
  * others_bytes is what the call's other processes (parallel workers) read
  * themselves, by their own counters; buffer_read_bytes is the blocks all
  * the call's processes read through the buffer manager (shared and local
- * misses), the most the I/O workers can have read for it.  Returns false
- * when that cannot be known.
+ * misses); scanned_bytes the size of the relations the call scans.  The
+ * I/O workers' share is at most Max(buffer_read_bytes, scanned_bytes) less
+ * what the call's processes read themselves, and none when the call read
+ * no block through the buffer manager.  Returns false when the figure
+ * cannot be known.
  */
 bool
 bs_os_reads_end(BsOsReads *r, uint64 others_bytes, uint64 buffer_read_bytes,
-				uint64 *bytes)
+				uint64 scanned_bytes, uint64 *bytes)
 {
+	uint64		limit;
 	uint64		self_end;
 	uint64		own;
 	uint64		io_workers = 0;
@@ -211,8 +219,9 @@ bs_os_reads_end(BsOsReads *r, uint64 others_bytes, uint64 buffer_read_bytes,
 			return false;
 		io_workers += end - r->io_worker_start[i];
 	}
-	if (buffer_read_bytes > own)
-		own += Min(io_workers, buffer_read_bytes - own);
+	limit = buffer_read_bytes > 0 ? Max(buffer_read_bytes, scanned_bytes) : 0;
+	if (limit > own)
+		own += Min(io_workers, limit - own);
 	*bytes = own;
 	return true;
 }

@@ -405,7 +405,7 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 	qr->os_known = bs_os_reads_end(&os_reads, 0,
 								   (uint64) (qr->bu.shared_blks_read +
 											 qr->bu.local_blks_read) * BLCKSZ,
-								   &qr->os_read);
+								   qr->bytes, &qr->os_read);
 	qr->elapsed_ms = INSTR_TIME_GET_MILLISEC(elapsed);
 	qr->rows = dest.rows;
 

@@ -591,8 +591,9 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		memset(&bu, 0, sizeof(bu));
 		BufferUsageAccumDiff(&bu, &pgBufferUsage, &bu_start);
 		os_known = bs_os_reads_end(&os_reads, totals.worker_os_read,
+								   mode == BS_MODE_RAW ? 0 :
 								   (uint64) (bu.shared_blks_read + bu.local_blks_read) * BLCKSZ,
-								   &os_read) &&
+								   (uint64) totals.pages * BLCKSZ, &os_read) &&
 			totals.worker_os_known;
 		if (pscan)
 			bs_parallel_scan_end(pscan);
