@@ -129,6 +129,10 @@ SELECT benchmark, arguments, settings -> 'tablespaces' -> 0 ->> 'name' AS tables
 FROM bench_run WHERE benchmark IN ('pgbench', 'fio') ORDER BY run_id;
 
 SELECT * FROM expect_error($$SELECT bench_record('seqscan', 't', '{"mb_per_s": 1}')$$);
+-- every name benchstore's C functions record is reserved
+SELECT b AS benchmark, e.err_code, e.message
+FROM unnest('{seqscan,tablespace_io,tablespaces_io,query}'::text[]) b,
+	 LATERAL expect_error(format($q$SELECT bench_record(%L, 't', '{"mb_per_s": 1}')$q$, b)) e;
 SELECT * FROM expect_error($$SELECT bench_record('', 't', '{"tps": 1}')$$);
 SELECT * FROM expect_error($$SELECT bench_record(NULL, 't', '{"tps": 1}')$$);
 SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', NULL)$$);

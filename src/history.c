@@ -46,12 +46,15 @@
 #include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "common/hashfn.h"
 #include "storage/fd.h"
+#include "storage/lock.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/json.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
@@ -59,12 +62,20 @@ PG_FUNCTION_INFO_V1(bench_record);
 PG_FUNCTION_INFO_V1(bench_forget);
 
 static void check_label_owner(struct BsRun *run);
+static void claim_label(struct BsRun *run);
+
+/* locktag_field4 of the locks that serialize a label's first use */
+#define BS_LABEL_LOCK_FIELD4	0xB5
 
 #define BS_MAX_LABEL		200
 
-/* Benchmark names bench_record() may not use: the recorded ones. */
+/*
+ * Benchmark names bench_record() may not use: those the C functions record
+ * (the cluster totals are recorded through bench_record itself by
+ * benchstore_cluster, see the README).
+ */
 static const char *const builtin_benchmarks[] = {
-	"seqscan", "tablespace_io", "tablespaces_io"
+	"seqscan", "tablespace_io", "tablespaces_io", "query"
 };
 
 /*
@@ -528,7 +539,9 @@ as_history_owner_end(BsAsOwner *st)
 
 /*
  * Labels belong to the role that first used them, so that nobody can add
- * runs to another role's comparison.
+ * runs to another role's comparison.  Checked when a call starts (to fail
+ * before the benchmark), and again under the label's lock, against the
+ * latest committed runs, just before the run is inserted (claim_label).
  */
 static void
 check_label_owner(BsRun *run)
@@ -539,6 +552,7 @@ check_label_owner(BsRun *run)
 	Oid			types[2] = {TEXTOID, NAMEOID};
 	Datum		values[2];
 	char	   *other = NULL;
+	MemoryContext callercxt = CurrentMemoryContext;
 
 	if (run->label == NULL)
 		return;
@@ -550,8 +564,11 @@ check_label_owner(BsRun *run)
 				   " WHERE r.label = $1 AND r.recorded_by <> $2 LIMIT 1", schema);
 	if (SPI_execute_with_args(sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not look up label \"%s\"", run->label);
+	/* copied out of SPI's memory, which SPI_finish frees */
 	if (SPI_processed > 0)
-		other = pstrdup(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+		other = MemoryContextStrdup(callercxt,
+									SPI_getvalue(SPI_tuptable->vals[0],
+												 SPI_tuptable->tupdesc, 1));
 	as_history_owner_end(&st);
 	if (other)
 		ereport(ERROR,
@@ -559,6 +576,42 @@ check_label_owner(BsRun *run)
 				 errmsg("label \"%s\" is used by runs of role \"%s\"", run->label, other),
 				 errdetail("A label belongs to the role that first recorded runs under it."),
 				 errhint("Choose another label.")));
+}
+
+/*
+ * Make the first use of a label atomic: two roles recording under a new
+ * label at the same moment would both pass check_label_owner, each unable
+ * to see the other's uncommitted run.  The label's lock (an advisory lock
+ * of this database, keyed by a hash of the label, held to the end of the
+ * transaction) makes the second wait until the first commits or aborts;
+ * the check then runs again against the latest committed runs, whatever
+ * the isolation level, and the second is refused if the first claimed it.
+ * Different labels with the same hash only wait for each other.
+ */
+static void
+claim_label(BsRun *run)
+{
+	LOCKTAG		tag;
+	uint64		h;
+
+	if (run->label == NULL)
+		return;
+	h = hash_bytes_extended((const unsigned char *) run->label,
+							strlen(run->label), 0);
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, (uint32) (h >> 32), (uint32) h,
+						 BS_LABEL_LOCK_FIELD4);
+	(void) LockAcquire(&tag, ExclusiveLock, false, false);
+
+	PushActiveSnapshot(GetLatestSnapshot());
+	PG_TRY();
+	{
+		check_label_owner(run);
+	}
+	PG_FINALLY();
+	{
+		PopActiveSnapshot();
+	}
+	PG_END_TRY();
 }
 
 /*
@@ -599,6 +652,7 @@ insert_run(BsRun *run)
 	values[7] = CStringGetTextDatum(psprintf("{%s}", run->args.data));
 	values[8] = CStringGetTextDatum(settings_json(run));
 
+	claim_label(run);
 	schema = as_history_owner(run->fn_oid, &st);
 
 	sql = psprintf("INSERT INTO %s.bench_run (started_at, finished_at, recorded_by,"

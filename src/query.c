@@ -41,6 +41,7 @@
 #include "nodes/plannodes.h"
 #include "parser/parsetree.h"
 #include "storage/bufmgr.h"
+#include "storage/lmgr.h"
 #include "mb/pg_wchar.h"
 #include "tcop/tcopprot.h"
 #include "tcop/utility.h"
@@ -330,8 +331,19 @@ plan_relations(PlannedStmt *stmt)
 			/* an empty TOAST table has nothing to read */
 			if (RelationGetNumberOfBlocks(toastrel) > 0)
 			{
+				List	   *toastidx = RelationGetIndexList(toastrel);
+				ListCell   *ilc;
+
+				/*
+				 * Lock the TOAST indexes as the table: the executor opens
+				 * them only when it detoasts, and a cold run evicts them
+				 * before that (the plan's own indexes were locked by the
+				 * planner).
+				 */
+				foreach(ilc, toastidx)
+					LockRelationOid(lfirst_oid(ilc), AccessShareLock);
 				toast = list_append_unique_oid(toast, toastoid);
-				toast = list_concat_unique_oid(toast, RelationGetIndexList(toastrel));
+				toast = list_concat_unique_oid(toast, toastidx);
 			}
 			relation_close(toastrel, NoLock);
 		}

@@ -453,23 +453,33 @@ stream_open_file(BsStream *st)
 	Oid			saved[BS_MAX_TABLESPACES];
 	int			nsaved;
 	Oid		   *ours;
+	Oid		   *restore;
 	char		expected_dir[MAXPGPATH];
 	int			flags;
 
-	/* Use our tablespace for temporary files, then put back the list. */
+	/*
+	 * Use our tablespace for temporary files, then put back the list, also
+	 * when the file cannot be created: a caller that catches the error (a
+	 * PL/pgSQL EXCEPTION block) would otherwise put its own temporary files
+	 * in our tablespace until the transaction ends.
+	 */
 	PrepareTempTablespaces();
 	nsaved = GetTempTablespaces(saved, lengthof(saved));
 	ours = MemoryContextAlloc(TopTransactionContext, sizeof(Oid));
 	ours[0] = st->tablespace;
+	restore = MemoryContextAlloc(TopTransactionContext,
+								 sizeof(Oid) * Max(nsaved, 1));
+	memcpy(restore, saved, sizeof(Oid) * nsaved);
 	SetTempTablespaces(ours, 1);
-	st->vfd = OpenTemporaryFile(false);
+	PG_TRY();
 	{
-		Oid		   *restore = MemoryContextAlloc(TopTransactionContext,
-												 sizeof(Oid) * Max(nsaved, 1));
-
-		memcpy(restore, saved, sizeof(Oid) * nsaved);
+		st->vfd = OpenTemporaryFile(false);
+	}
+	PG_FINALLY();
+	{
 		SetTempTablespaces(restore, nsaved);
 	}
+	PG_END_TRY();
 
 	st->path = pstrdup(FilePathName(st->vfd));
 	TempTablespacePath(expected_dir, st->tablespace);

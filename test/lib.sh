@@ -8,6 +8,7 @@
 #
 # Which server: PG_MAJOR=15 (the default) is Debian 12's postgresql-15;
 # PG_MAJOR=18 is PostgreSQL 18.6 built from ../shared/vendor/ into a cache
+# (with BS_ASSERTS=1 a second build, --enable-cassert --enable-debug)
 # outside the checkout (BS_CACHE) and reused; PG_CONFIG=/path/to/pg_config
 # is any server you have, used as it is.
 #
@@ -25,6 +26,14 @@ else
     BS_CACHE=${BS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/benchstore}
 fi
 BS_PG18_VERSION=18.6
+# An assert-enabled build (which also clobbers freed memory) lives apart.
+if [ "${BS_ASSERTS:-0}" = 1 ]; then
+    BS_PG18_PREFIX=$BS_CACHE/pg-$BS_PG18_VERSION-cassert
+    BS_PG18_CONFIGURE="--enable-cassert --enable-debug"
+else
+    BS_PG18_PREFIX=$BS_CACHE/pg-$BS_PG18_VERSION
+    BS_PG18_CONFIGURE=""
+fi
 BS_PLPROXY_VERSION=2.12.0
 
 if [ -n "${PG_CONFIG:-}" ]; then
@@ -36,7 +45,7 @@ else
     PG_MAJOR=${PG_MAJOR:-15}
     case "$PG_MAJOR" in
         15) PG_BIN=/usr/lib/postgresql/15/bin; BS_SERVER=debian ;;
-        18) PG_BIN=$BS_CACHE/pg-$BS_PG18_VERSION/bin; BS_SERVER=vendored ;;
+        18) PG_BIN=$BS_PG18_PREFIX/bin; BS_SERVER=vendored ;;
         *)
             echo "PG_MAJOR=$PG_MAJOR: this script knows 15 (Debian 12's package) and 18 (built from ../shared/vendor); for another server set PG_CONFIG=/path/to/its/pg_config" >&2
             exit 2 ;;
@@ -101,11 +110,13 @@ bs_vendored() {
 # file, written last, is there; anything else in its place is removed and
 # built again, so a failed or interrupted build is never used.
 bs_build_vendored_pg18() {
-    local prefix="$BS_CACHE/pg-$BS_PG18_VERSION" tarball build
+    local prefix="$BS_PG18_PREFIX" tarball build
     local marker="$prefix/.benchstore-built"
     tarball=$(bs_vendored "postgresql-$BS_PG18_VERSION.tar.bz2") || exit 1
-    if [ ! -f "$marker" ] || [ "$(cat "$marker")" != "$(sha256sum < "$tarball")" ]; then
-        bs_log "building PostgreSQL $BS_PG18_VERSION from $tarball into $prefix (a few minutes, once)"
+    local want
+    want="$(sha256sum < "$tarball")${BS_PG18_CONFIGURE:+ $BS_PG18_CONFIGURE}"
+    if [ ! -f "$marker" ] || [ "$(cat "$marker")" != "$want" ]; then
+        bs_log "building PostgreSQL $BS_PG18_VERSION ${BS_PG18_CONFIGURE:+($BS_PG18_CONFIGURE) }from $tarball into $prefix (a few minutes, once)"
         rm -rf "$prefix"
         mkdir -p "$BS_CACHE"
         build=$(mktemp -d "$BS_CACHE/build.XXXXXX")
@@ -114,7 +125,7 @@ bs_build_vendored_pg18() {
             tar -xjf "$tarball" -C "$build" &&
             cd "$build/postgresql-$BS_PG18_VERSION" &&
             ./configure -q --prefix="$prefix" --enable-tap-tests --with-liburing \
-                --without-icu >"$build/configure.log" 2>&1 &&
+                --without-icu $BS_PG18_CONFIGURE >"$build/configure.log" 2>&1 &&
             make -s -j"$(nproc)" world-bin >"$build/make.log" 2>&1 &&
             make -s install-world-bin >>"$build/make.log" 2>&1 &&
             make -s -C src/test/perl install >>"$build/make.log" 2>&1
@@ -124,7 +135,7 @@ bs_build_vendored_pg18() {
             bs_die "PostgreSQL $BS_PG18_VERSION failed to build (log above); nothing was left in $prefix"
         fi
         rm -rf "$build"
-        sha256sum < "$tarball" > "$marker"
+        echo "$want" > "$marker"
     fi
     bs_build_vendored_plproxy "$prefix"
 }

@@ -6,17 +6,62 @@
 # start clusters of their own).  Then build benchstore once more with
 # clang 19 and in C23 mode against each version (a build only).
 #
-#   bash test/run-tests.sh            15 (Debian 12's package) and 18 (built
-#                                     from ../shared/vendor, cached in
-#                                     $BS_CACHE; skipped, saying so, where
-#                                     ../shared is absent)
-#   bash test/run-tests.sh 15         one version only (also: 18)
+#   bash test/run-tests.sh            15 (Debian 12's package), 18 and 18
+#                                     built with assertions (both from
+#                                     ../shared/vendor, cached in $BS_CACHE;
+#                                     skipped, saying so, where ../shared is
+#                                     absent)
+#   bash test/run-tests.sh 15         one version only (also: 18, 18-assert)
 #   PG_CONFIG=/path/to/pg_config bash test/run-tests.sh
 #                                     the server you have, as it is
 #   BS_COMPILERS=0 bash test/run-tests.sh
 #                                     without the clang and C23 builds
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Whether a skip a TAP test took is one this run may take: a test for a
+# later server, or Citus, which is not built here yet.  Any other skip
+# (no /proc/self/io, a data directory on tmpfs, ...) means a check that
+# should have run did not: the run fails.
+expected_skip() {
+    local test=$1 reason=$2
+    case "$test: $reason" in
+        "010_citus: Citus is not installed") return 0 ;;
+        "012_io_method: io_method exists from PostgreSQL 18 on; this server is "*)
+            [ "$PG_MAJOR" -lt 18 ] ;;
+        *) return 1 ;;
+    esac
+}
+
+# The TAP tests ran (PGXS says "TAP tests not enabled" and succeeds when the
+# server was built without them), each left its log, and every skip they
+# took is listed and expected.
+check_tap_ran_and_skips() {
+    local work=$1 out=$2 bad=0 t name log reason
+    if grep -q 'TAP tests not enabled' "$out"; then
+        echo "PostgreSQL $PG_MAJOR: the TAP tests did not run: the server was built without --enable-tap-tests" >&2
+        return 1
+    fi
+    for t in "$work"/test/t/*.pl; do
+        name=$(basename "$t" .pl)
+        log="$work/tmp_check/log/regress_log_$name"
+        if [ ! -f "$log" ]; then
+            echo "PostgreSQL $PG_MAJOR: TAP test $name left no log: it did not run" >&2
+            bad=1
+            continue
+        fi
+        while IFS= read -r reason; do
+            if expected_skip "$name" "$reason"; then
+                echo "skipped, as expected here: $name: $reason"
+            else
+                echo "PostgreSQL $PG_MAJOR: UNEXPECTED skip in $name: $reason" >&2
+                bad=1
+            fi
+        done < <(sed -n -e 's/^\[[^]]*\]([^)]*) ok [0-9]* # skip \(.*\)$/\1/p' \
+                        -e 's/^\[[^]]*\]([^)]*) 1\.\.0 # SKIP \(.*\)$/\1/p' "$log" | sort -u)
+    done
+    return "$bad"
+}
 
 # One version: what a run of the whole suite is.
 if [ -n "${BS_ONE_VERSION:-}" ]; then
@@ -39,7 +84,10 @@ if [ -n "${BS_ONE_VERSION:-}" ]; then
 
     bs_log "PostgreSQL $PG_MAJOR ($("$PG_BIN/pg_config" --version)): running pg_regress and the TAP tests"
     status=0
-    bs_as_pg make -C "$work" -s PG_CONFIG="$PG_BIN/pg_config" installcheck || status=$?
+    out="$BS_TMP/installcheck.out"
+    bs_as_pg make -C "$work" -s PG_CONFIG="$PG_BIN/pg_config" installcheck 2>&1 |
+        tee "$out" || status=$?
+    [ "$status" -eq 0 ] && { check_tap_ran_and_skips "$work" "$out" || status=$?; }
     if [ "$status" -ne 0 ]; then
         [ -f "$work/regression.diffs" ] && cat "$work/regression.diffs"
         for f in "$work"/tmp_check/log/regress_log_*; do
@@ -89,7 +137,7 @@ elif [ $# -gt 0 ]; then
 elif [ -n "${PG_MAJOR:-}" ]; then
     versions=("$PG_MAJOR")
 else
-    versions=(15 18)
+    versions=(15 18 18-assert)
 fi
 
 shared=${BS_SHARED:-$(cd .. && pwd)/shared}
@@ -98,15 +146,19 @@ failed=0
 skipped=0
 summary=()
 for v in "${versions[@]}"; do
-    if [ "$v" = 18 ] && [ $# -eq 0 ] && [ -z "${PG_MAJOR:-}" ] && [ ! -d "$shared/vendor" ]; then
-        summary+=("PostgreSQL 18: skipped: $shared/vendor is absent (it holds the PostgreSQL 18 source this script builds); run with PG_CONFIG=/path/to/pg_config to test a server you have")
+    if [ "${v%-assert}" = 18 ] && [ $# -eq 0 ] && [ -z "${PG_MAJOR:-}" ] && [ ! -d "$shared/vendor" ]; then
+        summary+=("PostgreSQL $v: skipped: $shared/vendor is absent (it holds the PostgreSQL 18 source this script builds); run with PG_CONFIG=/path/to/pg_config to test a server you have")
         skipped=$((skipped + 1))
         continue
     fi
     env_v=(BS_ONE_VERSION=1)
-    [ "$v" != own ] && env_v+=(PG_MAJOR="$v")
     label="PostgreSQL $v"
-    [ "$v" = own ] && label="the server of $PG_CONFIG"
+    case "$v" in
+        own) label="the server of $PG_CONFIG" ;;
+        *-assert) env_v+=(PG_MAJOR="${v%-assert}" BS_ASSERTS=1)
+            label="PostgreSQL ${v%-assert} with assertions" ;;
+        *) env_v+=(PG_MAJOR="$v") ;;
+    esac
     if env "${env_v[@]}" bash test/run-tests.sh; then
         summary+=("$label: suite passed")
         passed=$((passed + 1))
@@ -115,7 +167,8 @@ for v in "${versions[@]}"; do
         failed=$((failed + 1))
         continue
     fi
-    if [ "${BS_COMPILERS:-1}" != 0 ]; then
+    # the assert-enabled build has the same headers: no second compiler run
+    if [ "${BS_COMPILERS:-1}" != 0 ] && [ "${v%-assert}" = "$v" ]; then
         if (
             [ "$v" != own ] && export PG_MAJOR="$v"
             compiler_builds
