@@ -58,8 +58,10 @@ FROM bench_tablespaces_io('{pg_default,regress_bs_ts}', size => '2MB', streams =
 SELECT tablespace, test, bytes FROM bench_tablespace_io('regress_bs_ts', size => '1MB',
 														 tests => '{seqwrite}', direct => false);
 
--- No file is left behind.
+-- No file is left behind, in either tablespace.
 SELECT count(*) AS files_left FROM pg_ls_tmpdir();
+SELECT count(*) AS files_left_in_regress_bs_ts
+FROM pg_ls_tmpdir((SELECT oid FROM pg_tablespace WHERE spcname = 'regress_bs_ts'));
 
 -- Bad input.
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io('no_such_tablespace')$$);
