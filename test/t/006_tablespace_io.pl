@@ -163,5 +163,32 @@ is($out, '2|8388608', 'two of four streams ran');
 like($err, qr/NOTICE:  2 of 4 streams started/, 'with a NOTICE');
 
 is(scalar(bs_temp_files($tsdir)) + scalar(bs_temp_files($base_tmp)), 0, 'nothing left at the end');
+
+# A temporary file that cannot be created (no write permission in the
+# tablespace's pgsql_tmp, nor in the default one to fall back to): the
+# error is PostgreSQL's, and a caller that catches it gets its own
+# temp_tablespaces back.  A temporary table created after the caught error,
+# in the same transaction, goes where temp_tablespaces (empty) says: the
+# default tablespace, not the benchmark's.
+my $ts_tmp = (glob("$tsdir/PG_*/pgsql_tmp"))[0];
+ok(defined $ts_tmp && -d $ts_tmp, "the tablespace's pgsql_tmp exists");
+ok(-d $base_tmp, "the default pgsql_tmp exists");
+chmod 0500, $ts_tmp, $base_tmp;
+($ret, $out, $err) = $node->psql('postgres', q{
+	BEGIN;
+	DO $$
+	BEGIN
+		PERFORM * FROM bench_tablespace_io('io_ts', size => '1MB', direct => false,
+										   tests => '{seqwrite}', record => false);
+	EXCEPTION WHEN OTHERS THEN
+		RAISE NOTICE 'caught: %', SQLERRM;
+	END $$;
+	CREATE TEMP TABLE after_the_error (x integer);
+	SELECT reltablespace FROM pg_class WHERE relname = 'after_the_error';
+	COMMIT;});
+chmod 0700, $ts_tmp, $base_tmp;
+like($err, qr/caught: could not create temporary file/, 'the error reached the caller');
+is($out, '0', "temp_tablespaces put back after the error: the caller's temporary table is in the default tablespace");
+
 $node->stop;
 done_testing();

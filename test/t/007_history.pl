@@ -468,5 +468,45 @@ $node->poll_query_until('postgres',
 is(scalar(bs_temp_files($node->data_dir . '/base/pgsql_tmp')), 0,
 	'no temporary file left after the runs');
 
+# ----------------------------------------------------------------
+# A label's first use is atomic
+# ----------------------------------------------------------------
+
+# Two roles record under a new label at the same moment: the second waits
+# for the first's transaction and is then refused, whatever the isolation
+# level; the label has one owner.
+$node->safe_psql('postgres', q{
+	CREATE ROLE race_a; CREATE ROLE race_b;
+	GRANT USAGE ON SCHEMA public TO race_a, race_b;});
+foreach my $isolation ('read committed', 'repeatable read')
+{
+	my $label = "race-" . ($isolation =~ s/ /-/r);
+	my $first = $node->background_psql('postgres');
+	$first->query_safe('SET ROLE race_a');
+	$first->query_safe("BEGIN ISOLATION LEVEL $isolation");
+	$first->query_safe(
+		"SELECT bench_record('pgbench', 'x', '{\"tps\": 1}', '$label')");
+	my $second = $node->background_psql('postgres', on_error_stop => 0);
+	$second->query_safe('SET ROLE race_b');
+	$second->query_safe("BEGIN ISOLATION LEVEL $isolation");
+	# the second session takes its snapshot before the first commits
+	$second->query_safe('SELECT count(*) FROM bench_run');
+	$second->query_until(qr//,
+		"SELECT bench_record('pgbench', 'x', '{\"tps\": 2}', '$label');\n");
+	ok($node->poll_query_until('postgres', q{
+		SELECT count(*) = 1 FROM pg_stat_activity
+		WHERE wait_event_type = 'Lock' AND query LIKE '%bench_record%'}),
+		"$isolation: the second role waits for the first's transaction");
+	$first->query_safe('COMMIT');
+	$first->quit;
+	$second->query('SELECT 1');
+	like($second->{stderr}, qr/label "\Q$label\E" is used by runs of role "race_a"/,
+		"$isolation: the second role is refused once the first committed");
+	$second->quit;
+	is($node->safe_psql('postgres',
+		"SELECT string_agg(DISTINCT recorded_by::text, ',') FROM bench_run WHERE label = '$label'"),
+		'race_a', "$isolation: the label has one owner");
+}
+
 $node->stop;
 done_testing();
