@@ -16,7 +16,8 @@ VACUUM (ANALYZE) bq_t, bq_u;
 -- One run: rows returned, the relations read and their size, rates.
 SELECT run, cache, rows, relations,
 	   size_mb * 1048576 = pg_relation_size('bq_t') AS size_ok,
-	   elapsed_ms >= 0 AND mb_per_s >= 0 AS rates_ok,
+	   elapsed_ms >= 0 AND rate_ok((blks_hit + blks_read) * current_setting('block_size')::float8 / 1048576,
+								   elapsed_ms, mb_per_s, 2) AS rates_ok,
 	   blks_hit + blks_read >= pg_relation_size('bq_t') / current_setting('block_size')::int AS blocks_ok,
 	   read_ms IS NULL AS read_ms_null, workers_planned, workers_launched
 FROM bench_query('SELECT count(*) FROM bq_t');
@@ -41,6 +42,15 @@ SELECT rows, relations,
 FROM bench_query('SELECT * FROM bq_t WHERE id BETWEEN 10 AND 19');
 RESET enable_bitmapscan;
 SELECT rows, relations FROM bench_query('SELECT * FROM bq_t WHERE id = ANY (ARRAY[1, 5, 9])');
+-- An index lookup's rate is what it read (a few blocks), not the size of
+-- the table and index it reads from.
+SELECT rows, blks_hit + blks_read < 10 AS few_blocks, size_mb > 0.5 AS relations_are_larger,
+	   rate_ok((blks_hit + blks_read) * current_setting('block_size')::float8 / 1048576,
+			   elapsed_ms, mb_per_s, 2) AS rate_is_what_it_read
+FROM bench_query('SELECT * FROM bq_t WHERE id = 4242');
+-- A run's time is measured inside the call: never more than the call's.
+SELECT inside_ms <= outside_ms AS within_the_call
+FROM outside_clock($$SELECT * FROM bench_query('SELECT count(*) FROM bq_t', repeat => 3)$$);
 RESET enable_seqscan;
 
 -- Partitioned tables: the partitions the plan reads (pruned ones not).

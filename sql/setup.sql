@@ -59,6 +59,29 @@ JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = c.oid
 JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'benchstore'
 ORDER BY 1;
 
+-- Whether a row's rate is its amount over its own elapsed time: rate =
+-- amount / (elapsed_ms / 1000), the rate rounded to digits and elapsed_ms
+-- to three decimals (so the recomputed rate may differ by that rounding),
+-- and elapsed times under 1 us counted as 1 us, as benchstore does.
+CREATE FUNCTION rate_ok(amount float8, elapsed_ms float8, rate float8, digits integer)
+RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
+	SELECT abs(rate - amount * 1000 / greatest(elapsed_ms, 0.001))
+		   <= 0.5 * 10 ^ (-digits) + abs(rate) * 0.0006 / greatest(elapsed_ms, 0.001)
+$$;
+
+-- The time around a call, measured outside it, beside the elapsed_ms its
+-- rows add up to: what a run reports can never exceed the call's time.
+CREATE FUNCTION outside_clock(stmt text, OUT outside_ms float8, OUT inside_ms float8)
+LANGUAGE plpgsql AS $$
+DECLARE
+	t0 timestamptz;
+BEGIN
+	t0 := clock_timestamp();
+	EXECUTE 'SELECT sum(elapsed_ms) FROM (' || stmt || ') s' INTO inside_ms;
+	outside_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+END;
+$$;
+
 -- A helper for the error tests: run a statement and show the SQLSTATE,
 -- message, detail and hint of the error it raises.
 CREATE FUNCTION expect_error(stmt text)

@@ -703,8 +703,17 @@ bench_query(PG_FUNCTION_ARGS)
 			nulls[COL_OS_READ_MB] = true;
 		values[COL_RELATIONS] = relations_array(relids);
 		values[COL_SIZE_MB] = Float8GetDatum(size_mb);
+
+		/*
+		 * The rate is what the query read, the blocks it found in buffers
+		 * and those it read, over its time: an index lookup reads a few
+		 * blocks of a large table, not the table.
+		 */
 		values[COL_MB_PER_S] =
-			Float8GetDatum(bs_round(bs_per_second(size_mb, qr.elapsed_ms), 2));
+			Float8GetDatum(bs_round(bs_per_second((double) (qr.bu.shared_blks_hit + qr.bu.local_blks_hit +
+															qr.bu.shared_blks_read + qr.bu.local_blks_read) *
+												  BLCKSZ / BS_BYTES_PER_MB,
+												  qr.elapsed_ms), 2));
 		values[COL_WORKERS_PLANNED] = Int32GetDatum(qr.workers_planned);
 		values[COL_WORKERS_LAUNCHED] = Int32GetDatum(qr.workers_launched);
 

@@ -98,6 +98,30 @@ SKIP:
 		'and next to nothing cached after');
 }
 
+# The scan's own clock against one outside the call: elapsed_ms never
+# exceeds the call's time, and for a table of this size (60 MB, warm, ten runs) the
+# scan is most of it: what the call adds (argument checks, recording the
+# run) is small beside the scan.
+$node->safe_psql('postgres', q{
+	CREATE FUNCTION outside_clock(stmt text, OUT outside_ms float8, OUT inside_ms float8)
+	LANGUAGE plpgsql AS $$
+	DECLARE
+		t0 timestamptz;
+	BEGIN
+		t0 := clock_timestamp();
+		EXECUTE 'SELECT sum(elapsed_ms) FROM (' || stmt || ') s' INTO inside_ms;
+		outside_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+	END $$});
+foreach my $mode (qw(heap buffer raw))
+{
+	my $c = bs_row($node,
+		"SELECT * FROM outside_clock(\$\$SELECT * FROM bench_seqscan('coldt', '$mode', repeat => 10)\$\$)");
+	cmp_ok($c->{inside_ms}, '<=', $c->{outside_ms},
+		"$mode: the scans' time is within the call's");
+	cmp_ok($c->{inside_ms}, '>=', 0.5 * $c->{outside_ms},
+		"$mode: and at least half of it ($c->{inside_ms} of $c->{outside_ms} ms)");
+}
+
 $node->stop;
 
 # With fsync off, a checkpoint leaves the relation's pages dirty in the OS

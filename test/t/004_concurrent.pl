@@ -119,20 +119,34 @@ foreach my $mode (qw(heap raw))
 		$now, "$mode: after the DML a parallel scan counts the new rows");
 }
 
-# The workers are real processes: while a parallel scan runs they show in
-# pg_stat_activity as parallel workers of the caller.
-$bg = $node->background_psql('postgres', on_error_stop => 0);
-$bg->query_until(qr//, q{
-	SELECT count(*) FROM bench_seqscan('acct', 'heap', 'warm', 1000, workers => 2, record => false);
-});
-ok($node->poll_query_until('postgres', q{
-	SELECT count(*) = 2 FROM pg_stat_activity w JOIN pg_stat_activity l ON w.leader_pid = l.pid
-	WHERE l.query LIKE '%bench_seqscan(''acct''%' AND w.backend_type = 'parallel worker'}),
-	'two parallel workers run beside the caller');
-$node->safe_psql('postgres', q{
-	SELECT pg_cancel_backend(pid) FROM pg_stat_activity
-	WHERE query LIKE '%bench_seqscan(''acct''%' AND backend_type = 'client backend'});
-$bg->quit;
+# The workers are real processes, in every mode and for a parallel plan of
+# bench_query: the row says both launched, and while the call runs they show
+# in pg_stat_activity as parallel workers of the caller.
+my $parallel_plan = 'SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; '
+  . 'SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;';
+my %calls = map {
+	($_ => "bench_seqscan('acct', '$_', 'warm', REPEAT, workers => 2, record => false)")
+} qw(heap buffer raw);
+$calls{query} = "bench_query('SELECT count(*) FROM acct', repeat => REPEAT, record => false)";
+foreach my $what (sort keys %calls)
+{
+	my $once = $calls{$what} =~ s/REPEAT/1/r;
+	my $many = $calls{$what} =~ s/REPEAT/1000/r;
+	is($node->safe_psql('postgres', "$parallel_plan SELECT workers_launched FROM $once"),
+		2, "$what: the row says two workers launched");
+	$bg = $node->background_psql('postgres', on_error_stop => 0);
+	$bg->query_until(qr//, "$parallel_plan SELECT count(*) FROM $many;\n");
+	my $caller = "l.query LIKE '%" . ($what eq 'query' ? 'bench_query' : 'bench_seqscan') . "(%'";
+	ok($node->poll_query_until('postgres', qq{
+		SELECT count(*) = 2 FROM pg_stat_activity w JOIN pg_stat_activity l ON w.leader_pid = l.pid
+		WHERE $caller AND w.backend_type = 'parallel worker'}),
+		"$what: two parallel workers run beside the caller");
+	$node->safe_psql('postgres', q{
+		SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+		WHERE query LIKE '%SELECT count(*) FROM bench_%' AND backend_type = 'client backend'
+		  AND pid <> pg_backend_pid()});
+	$bg->quit;
+}
 
 # Another session's temporary table is refused.
 my $tmp = $node->background_psql('postgres');
