@@ -241,13 +241,19 @@ SELECT * FROM lineitem ORDER BY l_orderkey, l_linenumber LIMIT 3;
 SELECT * FROM part ORDER BY p_partkey LIMIT 2;
 RESET search_path;
 
--- ... and the same after generating it again, with replace, in a named
--- tablespace this time (the tables and their indexes go there).
-SELECT relation, rows FROM bench_generate_tpch(0.001, tablespace => 'pg_default', replace => true);
-SELECT count(*) AS relations_elsewhere
+-- ... and the same after generating it again, with replace, in a second
+-- tablespace this time: every table and every index goes there (pg_default
+-- would prove nothing: its relations show reltablespace 0 whatever the
+-- code does).
+SET allow_in_place_tablespaces = true;
+CREATE TABLESPACE regress_bs_tpch LOCATION '';
+SELECT relation, rows FROM bench_generate_tpch(0.001, tablespace => 'regress_bs_tpch', replace => true);
+SELECT c.relkind, count(*) AS relations,
+	   count(*) FILTER (WHERE c.reltablespace = (SELECT oid FROM pg_tablespace
+												   WHERE spcname = 'regress_bs_tpch')) AS in_regress_bs_tpch
 FROM pg_class c
 WHERE c.relnamespace = 'tpch'::regnamespace
-  AND c.reltablespace NOT IN (0, (SELECT oid FROM pg_tablespace WHERE spcname = 'pg_default'));
+GROUP BY c.relkind ORDER BY c.relkind;
 SELECT m.relname, m.md5 = x.md5 AS same_md5
 FROM tpch_md5 m JOIN pg_temp.content_md5('tpch') x USING (relname)
 ORDER BY m.relname;
@@ -341,5 +347,6 @@ $$;
 DROP ROLE regress_tpch_user;
 
 DROP SCHEMA tpch CASCADE;
+DROP TABLESPACE regress_bs_tpch;
 RESET datestyle;
 RESET client_min_messages;
