@@ -212,3 +212,17 @@ FROM bench_history h WHERE h.label = 'bq-a' ORDER BY h.row_no;
 SELECT benchmark, target, metric, baseline_runs, candidate_runs
 FROM bench_compare('bq-a', 'bq-b');
 SELECT bench_forget('bq-a'), bench_forget('bq-b');
+-- The history is readable by every role: the text is recorded with every
+-- constant replaced (numbers, strings in every spelling, dollar quotes,
+-- typed literals), keywords, names, operators and casts kept.
+SELECT count(*) FROM bench_query($q$SELECT 42, -7, 3.5e2, .5, 'secret', E'it''s', B'101', X'1F',
+	U&'d\0061t\+000061', $$dollar$$, $tag$tagged$tag$, date '2024-01-01', 'x'::text AS "Quoted",
+	id IN (1, 2) AS listed FROM bq_t WHERE payload <> 'hidden' LIMIT 1$q$, label => 'bq-text');
+SELECT target, arguments ->> 'query' AS query FROM bench_run WHERE label = 'bq-text';
+-- benchstore.record_query_text = exact keeps the text as given.
+SET benchstore.record_query_text = exact;
+SELECT count(*) FROM bench_query('SELECT count(*) FROM bq_t WHERE grp = 7', label => 'bq-exact');
+RESET benchstore.record_query_text;
+SELECT target FROM bench_run WHERE label = 'bq-exact';
+SELECT * FROM expect_error($$SET benchstore.record_query_text = 'literal'$$);
+SELECT bench_forget('bq-text'), bench_forget('bq-exact');

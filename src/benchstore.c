@@ -28,6 +28,15 @@ const char *const bs_cache_states[2] = {"warm", "cold"};
 /* GUC benchstore.track_latency: time each I/O operation of the I/O tests. */
 bool		bs_track_latency = true;
 
+/* GUC benchstore.record_query_text: how bench_query's text is recorded. */
+int			bs_record_query_text = BS_QUERY_TEXT_NORMALIZED;
+
+static const struct config_enum_entry record_query_text_options[] = {
+	{"normalized", BS_QUERY_TEXT_NORMALIZED, false},
+	{"exact", BS_QUERY_TEXT_EXACT, false},
+	{NULL, 0, false}
+};
+
 void		_PG_init(void);
 
 void
@@ -50,6 +59,15 @@ _PG_init(void)
 							PGC_USERSET,
 							GUC_UNIT_MS,
 							NULL, NULL, NULL);
+	DefineCustomEnumVariable("benchstore.record_query_text",
+							 "How bench_query records its query's text in the history.",
+							 "normalized replaces every constant with $1, $2, ... (the history is readable by every role); exact keeps the text as given.",
+							 &bs_record_query_text,
+							 BS_QUERY_TEXT_NORMALIZED,
+							 record_query_text_options,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("benchstore");
 }
 

@@ -26,6 +26,12 @@
 
 /* benchstore.c: settings */
 extern bool bs_track_latency;
+typedef enum BsQueryText
+{
+	BS_QUERY_TEXT_NORMALIZED,	/* constants replaced by $1, $2, ... */
+	BS_QUERY_TEXT_EXACT
+} BsQueryText;
+extern int	bs_record_query_text;
 extern int	bs_progress_interval_ms;
 
 /* benchstore.c: arguments, units, names */

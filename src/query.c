@@ -24,6 +24,8 @@
  */
 #include "postgres.h"
 
+#include <ctype.h>
+
 #include "access/relation.h"
 #include "access/xact.h"
 #include "access/xlog.h"
@@ -39,6 +41,7 @@
 #include "nodes/nodeFuncs.h"
 #include "nodes/execnodes.h"
 #include "nodes/plannodes.h"
+#include "parser/scanner.h"
 #include "parser/parsetree.h"
 #include "storage/bufmgr.h"
 #include "storage/lmgr.h"
@@ -522,6 +525,65 @@ run_in_subtransaction(const BsQuerySpec *spec, BsQueryRun *qr)
 	PG_END_TRY();
 }
 
+/*
+ * The query's text with every constant replaced by $1, $2, ... in order,
+ * as pg_stat_statements shows queries: the history is readable by every
+ * role, and literals may hold what only the caller may see.  The query has
+ * parsed, so the core scanner reads it without error; a constant is a
+ * token that starts as only constants do: a digit, a point before a digit,
+ * a quote (with an E, B, X, N or U& prefix), or a dollar quote.  The
+ * scanner leaves a zero byte after the token it returned, so the token's
+ * length is that of the string at its start.
+ */
+static char *
+normalized_query(const char *query)
+{
+	core_yy_extra_type yyextra;
+	core_yyscan_t yyscanner;
+	core_YYSTYPE yylval;
+	YYLTYPE		yylloc;
+	StringInfoData buf;
+	int			copied = 0;
+	int			nconst = 0;
+
+	initStringInfo(&buf);
+	yyscanner = scanner_init(query, &yyextra, &ScanKeywords, ScanKeywordTokens);
+	/* no warnings about backslashes in strings: the query has run already */
+	yyextra.escape_string_warning = false;
+	for (;;)
+	{
+		const char *tok;
+		bool		constant;
+
+		if (core_yylex(&yylval, &yylloc, yyscanner) == 0)
+			break;
+		tok = yyextra.scanbuf + yylloc;
+		constant = isdigit((unsigned char) tok[0]) ||
+			(tok[0] == '.' && isdigit((unsigned char) tok[1])) ||
+			tok[0] == '\'' ||
+			(strchr("eEbBxXnN", tok[0]) != NULL && tok[1] == '\'') ||
+			((tok[0] == 'u' || tok[0] == 'U') && tok[1] == '&' && tok[2] == '\'') ||
+			(tok[0] == '$' && !isdigit((unsigned char) tok[1]));
+		if (!constant)
+			continue;
+		appendBinaryStringInfo(&buf, query + copied, yylloc - copied);
+		appendStringInfo(&buf, "$%d", ++nconst);
+		copied = yylloc + strlen(tok);
+	}
+	scanner_finish(yyscanner);
+	appendStringInfoString(&buf, query + copied);
+	return buf.data;
+}
+
+/* The query's text as the history keeps it (benchstore.record_query_text). */
+static const char *
+recorded_query_text(const char *query)
+{
+	if (bs_record_query_text == BS_QUERY_TEXT_EXACT)
+		return query;
+	return normalized_query(query);
+}
+
 /* A name for the query in the history: its text, blanks squeezed, cut. */
 static char *
 query_target(const char *query)
@@ -656,10 +718,12 @@ bench_query(PG_FUNCTION_ARGS)
 		if (run == 1)
 		{
 			ListCell   *lc;
+			const char *recorded;
 
 			MemoryContextSwitchTo(outercxt);
-			bs_run_target(&history, "other", query_target(query), InvalidOid);
-			bs_run_arg_text(&history, "query", query);
+			recorded = recorded_query_text(query);
+			bs_run_target(&history, "other", query_target(recorded), InvalidOid);
+			bs_run_arg_text(&history, "query", recorded);
 			bs_run_arg_text(&history, "cache", bs_cache_states[cache]);
 			bs_run_arg_int(&history, "repeat", repeat);
 			bs_run_arg_bool(&history, "allow_writes", allow_writes);
