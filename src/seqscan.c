@@ -136,24 +136,31 @@ bs_count_heap_tuples(TableScanDesc scan, ParallelTableScanDesc pscan,
 	 * scan reads the blocks in order from 0, so reaching block b means
 	 * blocks up to b are done, empty or not.  The blocks of a parallel scan
 	 * are handed out in chunks to several processes, so a gap between two
-	 * of this process's blocks may be another's; there each page seen
-	 * counts one, and the caller's messages report the allocator's blocks
-	 * handed out instead (bs_parallel_scan_run).
+	 * of this process's blocks may be another's; there the caller's
+	 * messages report the allocator's blocks handed out instead
+	 * (bs_parallel_scan_run), and a process's own count, which only decides
+	 * when the caller looks at the clock, advances by the blocks it stepped
+	 * across.  The caller reports only when heap_getnext() returns to it: a
+	 * stretch of empty pages it reads in one call passes without a message.
 	 */
 	while (heap_getnext(scan, ForwardScanDirection) != NULL)
 	{
+		BlockNumber block = hscan->rs_cblock;
+
 		ntuples++;
-		if (hscan->rs_cblock != last_block)
+		if (block == last_block)
+			continue;
+		if (pscan)
+			bs_progress_advance(progress,
+								(uint64) (last_block != InvalidBlockNumber &&
+										  block > last_block ?
+										  block - last_block : 1) * BLCKSZ);
+		else if (block >= counted)
 		{
-			last_block = hscan->rs_cblock;
-			if (pscan)
-				bs_progress_advance(progress, BLCKSZ);
-			else if (last_block >= counted)
-			{
-				bs_progress_advance(progress, (uint64) (last_block + 1 - counted) * BLCKSZ);
-				counted = last_block + 1;
-			}
+			bs_progress_advance(progress, (uint64) (block + 1 - counted) * BLCKSZ);
+			counted = block + 1;
 		}
+		last_block = block;
 	}
 	if (!pscan && hscan->rs_nblocks > counted)
 		bs_progress_advance(progress, (uint64) (hscan->rs_nblocks - counted) * BLCKSZ);
