@@ -82,7 +82,7 @@ if [ -n "${BS_ONE_VERSION:-}" ]; then
     tar --exclude=.git -cf - . | tar -xf - -C "$work"
     [ "$(id -u)" -eq 0 ] && chown -R postgres: "$work"
 
-    bs_log "PostgreSQL $PG_MAJOR ($("$PG_BIN/pg_config" --version)): running pg_regress and the TAP tests"
+    bs_log "PostgreSQL $PG_MAJOR ($("$PG_BIN/pg_config" --version)${BS_PG18_CONFIGURE:+, $BS_PG18_CONFIGURE}): running pg_regress and the TAP tests"
     status=0
     out="$BS_TMP/installcheck.out"
     bs_as_pg make -C "$work" -s PG_CONFIG="$PG_BIN/pg_config" installcheck 2>&1 |
