@@ -602,16 +602,10 @@ claim_label(BsRun *run)
 						 BS_LABEL_LOCK_FIELD4);
 	(void) LockAcquire(&tag, ExclusiveLock, false, false);
 
+	/* on an error, the (sub)transaction's abort pops the snapshot */
 	PushActiveSnapshot(GetLatestSnapshot());
-	PG_TRY();
-	{
-		check_label_owner(run);
-	}
-	PG_FINALLY();
-	{
-		PopActiveSnapshot();
-	}
-	PG_END_TRY();
+	check_label_owner(run);
+	PopActiveSnapshot();
 }
 
 /*
