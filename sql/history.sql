@@ -133,6 +133,10 @@ SELECT * FROM expect_error($$SELECT bench_record('seqscan', 't', '{"mb_per_s": 1
 SELECT b AS benchmark, e.err_code, e.message
 FROM unnest('{seqscan,tablespace_io,tablespaces_io,query}'::text[]) b,
 	 LATERAL expect_error(format($q$SELECT bench_record(%L, 't', '{"mb_per_s": 1}')$q$, b)) e;
+-- the cluster totals' names, where benchstore_cluster is not installed
+SELECT b AS benchmark, e.err_code, e.message, e.detail
+FROM unnest('{cluster_seqscan,cluster_tablespace_io}'::text[]) b,
+	 LATERAL expect_error(format($q$SELECT bench_record(%L, 't', '{"mb_per_s": 1}')$q$, b)) e;
 SELECT * FROM expect_error($$SELECT bench_record('', 't', '{"tps": 1}')$$);
 SELECT * FROM expect_error($$SELECT bench_record(NULL, 't', '{"tps": 1}')$$);
 SELECT * FROM expect_error($$SELECT bench_record('pgbench', 't', NULL)$$);

@@ -72,10 +72,15 @@ static void claim_label(struct BsRun *run);
 /*
  * Benchmark names bench_record() may not use: those the C functions record
  * (the cluster totals are recorded through bench_record itself by
- * benchstore_cluster, see the README).
+ * benchstore_cluster, see below and the README).
  */
 static const char *const builtin_benchmarks[] = {
 	"seqscan", "tablespace_io", "tablespaces_io", "query"
+};
+
+/* The names benchstore_cluster records its totals under (bench_record). */
+static const char *const cluster_benchmarks[] = {
+	"cluster_seqscan", "cluster_tablespace_io"
 };
 
 /*
@@ -749,6 +754,22 @@ bench_record(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("benchmark name \"%s\" is reserved for benchstore's own runs",
 							benchmark),
+					 errhint("Record an outside measurement under another name, such as \"%s_external\".",
+							 benchmark)));
+
+	/*
+	 * The cluster totals are recorded through this function by
+	 * benchstore_cluster, as its caller: where that extension is not
+	 * installed, nothing records them, so nobody may.
+	 */
+	for (int i = 0; i < lengthof(cluster_benchmarks); i++)
+		if (strcmp(benchmark, cluster_benchmarks[i]) == 0 &&
+			!OidIsValid(get_extension_oid("benchstore_cluster", true)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("benchmark name \"%s\" is reserved for benchstore_cluster's runs",
+							benchmark),
+					 errdetail("Extension \"benchstore_cluster\" is not installed in this database."),
 					 errhint("Record an outside measurement under another name, such as \"%s_external\".",
 							 benchmark)));
 
