@@ -69,18 +69,8 @@ RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
 		   <= 0.5 * 10 ^ (-digits) + abs(rate) * 0.0006 / greatest(elapsed_ms, 0.001)
 $$;
 
--- The time around a call, measured outside it, beside the elapsed_ms its
--- rows add up to: what a run reports can never exceed the call's time.
-CREATE FUNCTION outside_clock(stmt text, OUT outside_ms float8, OUT inside_ms float8)
-LANGUAGE plpgsql AS $$
-DECLARE
-	t0 timestamptz;
-BEGIN
-	t0 := clock_timestamp();
-	EXECUTE 'SELECT sum(elapsed_ms) FROM (' || stmt || ') s' INTO inside_ms;
-	outside_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
-END;
-$$;
+-- The time around a call, measured outside it (shared with the TAP tests).
+\i test/sql/outside_clock.sql
 
 -- A helper for the error tests: run a statement and show the SQLSTATE,
 -- message, detail and hint of the error it raises.

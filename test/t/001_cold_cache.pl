@@ -102,16 +102,8 @@ SKIP:
 # exceeds the call's time, and for a table of this size (60 MB, warm, ten runs) the
 # scan is most of it: what the call adds (argument checks, recording the
 # run) is small beside the scan.
-$node->safe_psql('postgres', q{
-	CREATE FUNCTION outside_clock(stmt text, OUT outside_ms float8, OUT inside_ms float8)
-	LANGUAGE plpgsql AS $$
-	DECLARE
-		t0 timestamptz;
-	BEGIN
-		t0 := clock_timestamp();
-		EXECUTE 'SELECT sum(elapsed_ms) FROM (' || stmt || ') s' INTO inside_ms;
-		outside_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
-	END $$});
+$node->safe_psql('postgres',
+	slurp_file("$FindBin::RealBin/../sql/outside_clock.sql"));
 foreach my $mode (qw(heap buffer raw))
 {
 	my $c = bs_row($node,
