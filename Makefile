@@ -36,8 +36,25 @@ PROVE_TESTS = test/t/*.pl
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check log
 
 PG_CONFIG ?= pg_config
+# make dist needs no PostgreSQL installed.
+ifneq ($(MAKECMDGOALS),dist)
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+endif
 
 # The objects depend on the shared headers (PGXS tracks no dependencies).
 $(OBJS): src/benchstore.h src/compat.h src/target.h src/seqscan.h
+
+# The release archive for PGXN (and anyone): META.json's version, built by
+# git archive from the committed tree (HEAD), into dist/.
+#   make dist            dist/benchstore-<version>.zip
+DIST_VERSION = $(shell perl -MJSON::PP -0777 -ne 'print decode_json($$_)->{version}' META.json)
+DIST_NAME = benchstore-$(DIST_VERSION)
+
+.PHONY: dist
+dist:
+	@test -n "$(DIST_VERSION)" || { echo "META.json has no version" >&2; exit 1; }
+	@git diff --quiet HEAD -- || echo "warning: uncommitted changes are not in the archive (it is built from HEAD)" >&2
+	mkdir -p dist
+	git archive --format=zip --prefix=$(DIST_NAME)/ -o dist/$(DIST_NAME).zip HEAD
+	@echo "dist/$(DIST_NAME).zip"
