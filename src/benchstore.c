@@ -44,7 +44,7 @@ _PG_init(void)
 {
 	DefineCustomBoolVariable("benchstore.track_latency",
 							 "Times each operation of the tablespace I/O tests for the latency columns.",
-							 "Off leaves the latency columns NULL and takes no clock reading per operation.",
+							 "Off leaves the latency columns NULL; the sequential tests then read the clock only at their start and end, the timed tests (randread, randwrite, sync) once per operation for their duration.",
 							 &bs_track_latency,
 							 true,
 							 PGC_USERSET,

@@ -737,7 +737,7 @@ bench_query(PG_FUNCTION_ARGS)
 					(errmsg("%.1f MB of the query's relations were still in the OS page cache after eviction",
 							qr.still_cached / BS_BYTES_PER_MB),
 					 errdetail("The cold runs read that part from memory."),
-					 errhint("Eviction fails on tmpfs and for pages the kernel keeps mapped; see the README on what cold can mean.")));
+					 errhint("Eviction fails on tmpfs and for pages the kernel keeps mapped; see doc/methodology.md on what cold can mean.")));
 			warned_still_cached = true;
 		}
 

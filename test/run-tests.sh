@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# The README's second command, and what CI runs: for each supported
-# PostgreSQL version, install or build the server, build benchstore with
-# warnings as errors, install it, start a throwaway cluster and run the
-# whole suite: pg_regress against that cluster and the TAP tests (which
-# start clusters of their own).  Then build benchstore once more with
-# clang 19 and in C23 mode against each version (a build only).
+# The README's second command, and what CI runs.  First the release
+# metadata: META.json against the PGXN spec and the control files, and the
+# archive make dist builds (test/check-release.sh).  Then, for each
+# supported PostgreSQL version, install or build the server, build
+# benchstore with warnings as errors, install it (on Debian's PostgreSQL 15,
+# as root: as the Debian package built from this tree and checked by
+# test/package.sh), start a throwaway cluster and run the whole suite:
+# pg_regress against that cluster and the TAP tests (which start clusters
+# of their own, and include the documentation's examples, 013_docs).  Then
+# build benchstore once more with clang 19 and in C23 mode against each
+# version (a build only).
 #
 #   bash test/run-tests.sh            15 (Debian 12's package), 18 and 18
 #                                     built with assertions (both from
@@ -16,6 +21,9 @@
 #                                     the server you have, as it is
 #   BS_COMPILERS=0 bash test/run-tests.sh
 #                                     without the clang and C23 builds
+#   BS_PACKAGE=0 bash test/run-tests.sh 15
+#                                     PostgreSQL 15 from make install, not the
+#                                     Debian package
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -71,7 +79,20 @@ if [ -n "${BS_ONE_VERSION:-}" ]; then
     # does not need it.  For 18 it is built with the server.
     [ "$BS_SERVER" = debian ] && extra=("postgresql-$PG_MAJOR-plproxy")
     bs_install_deps "${extra[@]}"
-    bs_build_install
+    if [ "$BS_SERVER" = debian ] && [ "$(id -u)" -eq 0 ] && [ "${BS_PACKAGE:-1}" != 0 ]; then
+        # Debian's server: the suite runs against the Debian package built
+        # from this tree and installed with apt (test/package.sh), not
+        # against a make install.  The build with warnings as errors comes
+        # first (the package is built with Debian's flags).
+        bs_log "building (warnings are errors); the suite then runs against the package"
+        make -s clean
+        make -s PG_CONFIG="$PG_BIN/pg_config" PG_CFLAGS="$BS_WARNINGS"
+        make -s clean
+        bash test/package.sh
+        bs_log "installed from: $(dpkg -S "$("$PG_BIN/pg_config" --pkglibdir)/benchstore.so")"
+    else
+        bs_build_install
+    fi
     bs_start_cluster
 
     # pg_regress and prove write their results into the tree they run in,
@@ -145,6 +166,14 @@ passed=0
 failed=0
 skipped=0
 summary=()
+# The release metadata and archive: once, whatever the versions.
+if bash test/check-release.sh; then
+    summary+=("release metadata (META.json against the PGXN spec, make dist): passed")
+    passed=$((passed + 1))
+else
+    summary+=("release metadata (META.json against the PGXN spec, make dist): FAILED")
+    failed=$((failed + 1))
+fi
 for v in "${versions[@]}"; do
     if [ "${v%-assert}" = 18 ] && [ $# -eq 0 ] && [ -z "${PG_MAJOR:-}" ] && [ ! -d "$shared/vendor" ]; then
         summary+=("PostgreSQL $v: skipped: $shared/vendor is absent (it holds the PostgreSQL 18 source this script builds); run with PG_CONFIG=/path/to/pg_config to test a server you have")

@@ -1,7 +1,7 @@
 # benchstore_cluster on a real Citus cluster (Citus 11-13 for PostgreSQL 15):
 # a coordinator and two workers, a distributed table, and
 # bench_cluster_seqscan('citus', ...) scanning each worker's shards.  Runs
-# only where Citus is installed (it has no Debian package; see the README).
+# only where Citus is installed (it has no Debian package; see doc/cluster.md).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
