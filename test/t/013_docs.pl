@@ -12,7 +12,9 @@
 #    and view of both extensions whose name does not start with "_": a
 #    "## name" section, the object's COMMENT ON text as a "> " line, a row
 #    for every argument under "### Arguments" and for every result column
-#    under "### Columns".
+#    under "### Columns".  Its index (doc/reference/README.md) links every
+#    documented object to its page and lists every SQLSTATE of an Errors
+#    table.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -186,12 +188,14 @@ my $objects = $node->safe_psql('postgres', q{
 	ORDER BY 2, 4});
 
 my $documented = 0;
+my %objects_documented;
 for my $row (split /\n/, $objects)
 {
 	my ($kind, $name, $comment, $args, $cols) = split /\|/, $row, -1;
 	my $s = $sections{$name};
 	ok($s, "doc/reference has a section ## $name") or next;
 	$documented++;
+	$objects_documented{$name} = 1;
 	if ($comment ne '')
 	{
 		ok((grep { $_ eq $comment } @{ $s->{quotes} }),
@@ -212,6 +216,34 @@ for my $row (split /\n/, $objects)
 	}
 }
 cmp_ok($documented, '>=', 20, "$documented SQL objects checked against the reference");
+
+# The reference's index names every documented object, linked to the page
+# that documents it, and every SQLSTATE of an Errors table.
+my $index = join("\n", slurp_lines("$top/doc/reference/README.md"));
+for my $name (sort keys %objects_documented)
+{
+	my $page = $sections{$name}{file} =~ s{^.*/}{}r;
+	next if $page eq 'README.md';
+	like($index, qr/\[`\Q$name\E`\]\(\Q$page\E(?:#[^)]*)?\)/,
+		"doc/reference/README.md links `$name` to $page");
+}
+my %codes;
+for my $path (sort glob("$top/doc/reference/*.md"))
+{
+	next if $path =~ m{/README\.md$};
+	my $sub = '';
+	for my $line (slurp_lines($path))
+	{
+		$sub = lc $1 if $line =~ /^#{2,3} +(.*?)\s*$/;
+		$codes{$1} = 1 if $sub eq 'errors' && $line =~ /^\|\s*`([0-9A-Z]{5})`/;
+	}
+}
+cmp_ok(scalar(keys %codes), '>=', 10, scalar(keys %codes) . ' SQLSTATEs found in the Errors tables');
+for my $code (sort keys %codes)
+{
+	like($index, qr/^\|\s*`\Q$code\E`/m,
+		"doc/reference/README.md's SQLSTATE index has $code");
+}
 
 $node->stop;
 done_testing();
