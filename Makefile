@@ -15,6 +15,7 @@ OBJS = \
 	src/seqscan.o \
 	src/seqscan_parallel.o \
 	src/history.o \
+	src/io_engine.o \
 	src/progress.o \
 	src/query.o \
 	src/target.o \
@@ -25,7 +26,8 @@ PGFILEDESC = "benchstore - measure storage from inside PostgreSQL"
 # every node of a PL/Proxy cluster (or Citus); it needs plproxy, the core
 # extension does not.
 EXTENSION = benchstore benchstore_cluster
-DATA = benchstore--1.0.sql benchstore_cluster--1.0.sql
+DATA = benchstore--1.0.sql benchstore--1.0--1.1.sql \
+	benchstore_cluster--1.0.sql benchstore_cluster--1.0--1.1.sql
 
 REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history query tpch
 REGRESS_OPTS = --inputdir=. --outputdir=. --encoding=UTF8
@@ -36,14 +38,25 @@ PROVE_TESTS = test/t/*.pl
 EXTRA_CLEAN = results regression.diffs regression.out tmp_check log
 
 PG_CONFIG ?= pg_config
+
 # make dist needs no PostgreSQL installed.
 ifneq ($(MAKECMDGOALS),dist)
+# io_uring (iodepth > 1) when liburing's headers are there; without them
+# the extension builds and iodepth > 1 is refused.  BS_LIBURING=no builds
+# without it anyway.
+BS_LIBURING ?= $(shell printf '\043include <liburing.h>\nint main(void){struct io_uring r; return io_uring_queue_init(1, &r, 0);}\n' | \
+	$(shell $(PG_CONFIG) --cc) -x c -o /dev/null - -luring >/dev/null 2>&1 && echo yes || echo no)
+ifeq ($(BS_LIBURING),yes)
+PG_CPPFLAGS += -DBS_HAVE_LIBURING
+SHLIB_LINK += -luring
+endif
+
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 endif
 
 # The objects depend on the shared headers (PGXS tracks no dependencies).
-$(OBJS): src/benchstore.h src/compat.h src/target.h src/seqscan.h
+$(OBJS): src/benchstore.h src/compat.h src/target.h src/seqscan.h src/io_engine.h
 
 # The release archive for PGXN (and anyone): META.json's version, built by
 # git archive from the committed tree (HEAD), into dist/.

@@ -28,6 +28,18 @@ SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', repeat => -5)
 SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', workers => -1)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', workers => 65)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', workers => NULL)$$);
+-- iodepth: raw mode only (the other modes read through the buffer
+-- manager), its range, NULL, and the bound on the buffers (iodepth x 1 MB
+-- x processes, at most 1 GB).
+SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', iodepth => 8)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', 'buffer', iodepth => 2)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', 'raw', iodepth => 0)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', 'raw', iodepth => 257)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', 'raw', iodepth => NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_seqscan('bs_err', 'raw', iodepth => 256, workers => 4)$$);
+-- iodepth 1 is every mode's, and the column says raw mode's depth only.
+SELECT mode, iodepth FROM bench_seqscan('bs_err', 'heap', iodepth => 1, record => false);
+SELECT mode, iodepth FROM bench_seqscan('bs_err', 'raw', record => false);
 
 -- heap mode on relations that are not heap tables: the hint names the
 -- modes that work there.

@@ -98,6 +98,13 @@ SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(duration => '8 da
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(duration => '10000000 years')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '2PB')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '9223372036317904896', streams => 2)$$);
+-- iodepth: its range, NULL, and the bound on the buffers (iodepth x
+-- block_size x streams, at most 1 GB), checked before anything is written.
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(iodepth => 0)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(iodepth => 257)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(iodepth => NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '16MB', block_size => '16MB', iodepth => 65)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespaces_io('{pg_default,regress_bs_ts}', size => '4MB', block_size => '4MB', streams => 2, iodepth => 65)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespaces_io('{}')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespaces_io(NULL)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespaces_io('{pg_default,NULL}')$$);
@@ -134,13 +141,13 @@ SET ROLE regress_bs_io;
 SELECT err_code, message FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1MB')$$);
 RESET ROLE;
 -- EXECUTE granted by hand does not bypass the check in C.
-GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean)
+GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer)
 	TO regress_bs_io;
 SET ROLE regress_bs_io;
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1MB', direct => false)$$);
 RESET ROLE;
 
-REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean)
+REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer)
 	FROM regress_bs_io;
 DROP TABLESPACE regress_bs_ts;
 DROP ROLE regress_bs_io;

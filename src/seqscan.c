@@ -13,7 +13,9 @@
  *	raw		the main fork's segment files read directly in 1 MB chunks,
  *			bypassing shared buffers: the storage rate, like dd on the
  *			same files.  Counts normal line pointers of table pages, which
- *			equals the tuple count only on a vacuumed, static table.
+ *			equals the tuple count only on a vacuumed, static table.  At
+ *			iodepth > 1, that many chunks are in flight through io_uring
+ *			(io_engine.c), each file read up to its size when reached.
  *
  * A cold run first requests a checkpoint, so that no page of the relation
  * is dirty, then evicts every segment file from the OS page cache (see
@@ -26,6 +28,7 @@
 #include "postgres.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "access/heapam.h"
@@ -79,6 +82,7 @@ enum
 	COL_OS_READ_MB,
 	COL_WORKERS_REQUESTED,
 	COL_WORKERS_LAUNCHED,
+	COL_IODEPTH,				/* from version 1.1 on */
 	BS_SEQSCAN_NCOLS
 };
 
@@ -247,27 +251,70 @@ ssize_t
 bs_raw_read(int fd, const char *path, char *buffer, off_t offset,
 			size_t want, BsScanTotals *totals)
 {
-	ssize_t		filled = 0;
+	ssize_t		filled;
+	instr_time	start;
 
 	Assert(want <= BS_RAW_CHUNK);
-	while (filled < (ssize_t) want)
+	if (track_io_timing)
+		INSTR_TIME_SET_CURRENT(start);
+	filled = bs_io_sync_rw(fd, buffer, want, offset, false);
+	if (filled < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read file \"%s\": %m", path)));
+	if (track_io_timing)
 	{
-		ssize_t		nread;
+		instr_time	end;
+
+		INSTR_TIME_SET_CURRENT(end);
+		INSTR_TIME_ACCUM_DIFF(totals->raw_io_time, end, start);
+	}
+	return filled;
+}
+
+/*
+ * Raw reads at iodepth > 1: keep the engine's slots busy with the chunks
+ * next() hands out (at most BS_RAW_CHUNK bytes of a segment file each),
+ * and count what completes: whole pages read, and with count_tuples the
+ * normal line pointers on them.  Chunks complete in any order; a short
+ * one (the end of a file that shrank) counts the pages it has.  With
+ * track_io_timing, the time spent waiting for completions goes to
+ * totals->raw_io_time.
+ */
+void
+bs_raw_read_depth(BsIoEngine *engine, BsRawNextFn next, void *arg,
+				  bool count_tuples, int64 *blocks, int64 *nlp,
+				  BsScanTotals *totals, BsProgress *progress)
+{
+	BsIoCompletion done[BS_MAX_IODEPTH];
+	const char *paths[BS_MAX_IODEPTH];
+	bool		more = true;
+
+	for (;;)
+	{
+		int			slot;
+		int			n;
 		instr_time	start;
+
+		CHECK_FOR_INTERRUPTS();
+		while (more && (slot = bs_io_engine_free_slot(engine)) >= 0)
+		{
+			BsRawChunk	chunk;
+
+			more = next(arg, engine, &chunk);
+			if (!more)
+				break;
+			Assert(chunk.len <= BS_RAW_CHUNK);
+			paths[slot] = chunk.path;
+			bs_io_engine_prep(engine, slot, chunk.fd, false, chunk.offset,
+							  chunk.len, 0);
+		}
+		if (bs_io_engine_inflight(engine) == 0)
+			break;
 
 		if (track_io_timing)
 			INSTR_TIME_SET_CURRENT(start);
-		pgstat_report_wait_start(WAIT_EVENT_DATA_FILE_READ);
-		nread = pg_pread(fd, buffer + filled, want - filled, offset + filled);
-		pgstat_report_wait_end();
-		if (nread < 0)
-		{
-			if (errno == EINTR)
-				continue;
-			ereport(ERROR,
-					(errcode_for_file_access(),
-					 errmsg("could not read file \"%s\": %m", path)));
-		}
+		n = bs_io_engine_reap(engine, done, lengthof(done));
 		if (track_io_timing)
 		{
 			instr_time	end;
@@ -275,70 +322,176 @@ bs_raw_read(int fd, const char *path, char *buffer, off_t offset,
 			INSTR_TIME_SET_CURRENT(end);
 			INSTR_TIME_ACCUM_DIFF(totals->raw_io_time, end, start);
 		}
-		if (nread == 0)
-			break;				/* end of file */
-		filled += nread;
+		for (int k = 0; k < n; k++)
+		{
+			char	   *buffer = bs_io_engine_buffer(engine, done[k].slot);
+			size_t		pages = done[k].done / BLCKSZ;
+
+			if (done[k].error != 0)
+			{
+				errno = done[k].error;
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not read file \"%s\": %m",
+								paths[done[k].slot])));
+			}
+			if (count_tuples)
+				for (size_t p = 0; p < pages; p++)
+					*nlp += bs_count_line_pointers((Page) (buffer + p * BLCKSZ));
+			*blocks += pages;
+			bs_progress_advance(progress, done[k].done);
+		}
 	}
-	return filled;
+}
+
+/*
+ * Open a segment file for raw reads at depth: with O_DIRECT, so that the
+ * reads in flight go to the device as they are issued (buffered reads that
+ * miss the page cache are served one by one by the kernel's io_uring
+ * workers and its read-ahead); without it where the filesystem refuses
+ * O_DIRECT (tmpfs).  Returns -1 with errno set, as OpenTransientFile.
+ */
+int
+bs_raw_open_depth(const char *path)
+{
+	int			fd;
+
+	fd = OpenTransientFile(path, O_RDONLY | PG_BINARY | PG_O_DIRECT);
+	if (fd < 0 && errno == EINVAL)
+		fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+	return fd;
+}
+
+/* Serial raw reads at depth: each segment file in turn, up to its size. */
+typedef struct BsRawSerial
+{
+	char	   *fork_path;
+	BlockNumber segno;
+	int			fd;
+	char	   *path;
+	off_t		offset;
+	off_t		size;
+} BsRawSerial;
+
+static bool
+raw_serial_next(void *arg, BsIoEngine *engine, BsRawChunk *chunk)
+{
+	BsRawSerial *rs = (BsRawSerial *) arg;
+
+	for (;;)
+	{
+		if (rs->fd < 0)
+		{
+			struct stat st;
+
+			rs->path = bs_segment_path(rs->fork_path, rs->segno);
+			rs->fd = bs_raw_open_depth(rs->path);
+			if (rs->fd < 0)
+			{
+				if (errno == ENOENT)
+					return false;
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not open file \"%s\": %m", rs->path)));
+			}
+			if (fstat(rs->fd, &st) != 0)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not stat file \"%s\": %m", rs->path)));
+			rs->offset = 0;
+			rs->size = st.st_size - st.st_size % BLCKSZ;
+		}
+		if (rs->offset < rs->size)
+		{
+			chunk->fd = rs->fd;
+			chunk->path = rs->path;
+			chunk->offset = rs->offset;
+			chunk->len = (size_t) Min((off_t) BS_RAW_CHUNK, rs->size - rs->offset);
+			rs->offset += chunk->len;
+			return true;
+		}
+		/* the reads of this file are submitted before it is closed */
+		bs_io_engine_submit(engine);
+		CloseTransientFile(rs->fd);
+		rs->fd = -1;
+		rs->segno++;
+	}
 }
 
 /*
  * raw: read every segment file of the main fork in BS_RAW_CHUNK chunks,
- * like dd.  The files are opened read-only and closed on error or cancel.
+ * like dd; at iodepth > 1, with that many chunks in flight (up to each
+ * file's size when the scan reaches it).  The files are opened read-only
+ * and closed on error or cancel.
  */
 static void
-scan_raw(Relation rel, char *buffer, BsScanTotals *totals,
-		 BsProgress *progress)
+scan_raw(Relation rel, char *buffer, BsIoEngine *engine,
+		 BsScanTotals *totals, BsProgress *progress)
 {
 	char	   *fork_path = bs_relation_fork_path(rel, MAIN_FORKNUM);
 	bool		count_tuples = RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind);
 	int64		nlp = 0;
 	int64		blocks_total = 0;
 
-	for (BlockNumber segno = 0;; segno++)
+	if (engine != NULL)
 	{
-		char	   *path = bs_segment_path(fork_path, segno);
-		int			fd;
-		off_t		offset = 0;
+		BsRawSerial rs;
 
-		fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
-		if (fd < 0)
+		memset(&rs, 0, sizeof(rs));
+		rs.fork_path = fork_path;
+		rs.fd = -1;
+		bs_raw_read_depth(engine, raw_serial_next, &rs, count_tuples,
+						  &blocks_total, &nlp, totals, progress);
+		Assert(rs.fd < 0);
+	}
+	else
+	{
+		for (BlockNumber segno = 0;; segno++)
 		{
-			if (errno == ENOENT)
+			char	   *path = bs_segment_path(fork_path, segno);
+			int			fd;
+			off_t		offset = 0;
+
+			fd = OpenTransientFile(path, O_RDONLY | PG_BINARY);
+			if (fd < 0)
 			{
-				pfree(path);
-				break;
+				if (errno == ENOENT)
+				{
+					pfree(path);
+					break;
+				}
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not open file \"%s\": %m", path)));
 			}
-			ereport(ERROR,
-					(errcode_for_file_access(),
-					 errmsg("could not open file \"%s\": %m", path)));
+
+			/*
+			 * Read chunk after chunk; a short read (a block being added at
+			 * the end of the file) is completed before its pages are
+			 * parsed, so that pages stay aligned to the buffer.  A partial
+			 * last block is not a page and is not counted.
+			 */
+			for (;;)
+			{
+				ssize_t		filled;
+
+				CHECK_FOR_INTERRUPTS();
+				filled = bs_raw_read(fd, path, buffer, offset, BS_RAW_CHUNK,
+									 totals);
+				if (count_tuples)
+					for (ssize_t pos = 0; pos + BLCKSZ <= filled;
+						 pos += BLCKSZ)
+						nlp += bs_count_line_pointers((Page) (buffer + pos));
+				offset += filled;
+				bs_progress_advance(progress, filled);
+				if (filled < BS_RAW_CHUNK)
+					break;
+			}
+
+			blocks_total += offset / BLCKSZ;
+			CloseTransientFile(fd);
+			pfree(path);
 		}
-
-		/*
-		 * Read chunk after chunk; a short read (a block being added at the
-		 * end of the file) is completed before its pages are parsed, so that
-		 * pages stay aligned to the buffer.  A partial last block is not a
-		 * page and is not counted.
-		 */
-		for (;;)
-		{
-			ssize_t		filled;
-
-			CHECK_FOR_INTERRUPTS();
-			filled = bs_raw_read(fd, path, buffer, offset, BS_RAW_CHUNK,
-								 totals);
-			if (count_tuples)
-				for (ssize_t pos = 0; pos + BLCKSZ <= filled; pos += BLCKSZ)
-					nlp += bs_count_line_pointers((Page) (buffer + pos));
-			offset += filled;
-			bs_progress_advance(progress, filled);
-			if (filled < BS_RAW_CHUNK)
-				break;
-		}
-
-		blocks_total += offset / BLCKSZ;
-		CloseTransientFile(fd);
-		pfree(path);
 	}
 
 	pfree(fork_path);
@@ -353,7 +506,8 @@ scan_raw(Relation rel, char *buffer, BsScanTotals *totals,
 /* One run in the caller alone: every relation of the target in turn. */
 static void
 scan_serial(BsTarget *target, BsScanMode mode, bool cold, Snapshot snapshot,
-			char *raw_buffer, BsScanTotals *totals, BsProgress *progress)
+			char *raw_buffer, BsIoEngine *engine, BsScanTotals *totals,
+			BsProgress *progress)
 {
 	ListCell   *lc;
 
@@ -370,7 +524,7 @@ scan_serial(BsTarget *target, BsScanMode mode, bool cold, Snapshot snapshot,
 				scan_buffers(rel, cold, totals, progress);
 				break;
 			case BS_MODE_RAW:
-				scan_raw(rel, raw_buffer, totals, progress);
+				scan_raw(rel, raw_buffer, engine, totals, progress);
 				break;
 		}
 		relation_close(rel, NoLock);
@@ -445,6 +599,9 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	bool		tablespace_null;
 	bool		warned_still_cached = false;
 	BsRun		history;
+	int32		iodepth = 1;
+	bool		iodepth_column = PG_NARGS() > 7;	/* 1.0 has neither */
+	BsIoEngine *engine = NULL;
 
 	bs_require_arg(fcinfo, 0, "relation");
 	bs_require_arg(fcinfo, 1, "mode");
@@ -467,6 +624,30 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("workers must be between 0 and %d", BS_MAX_SCAN_WORKERS)));
+	if (iodepth_column)
+	{
+		bs_require_arg(fcinfo, 7, "iodepth");
+		iodepth = PG_GETARG_INT32(7);
+		if (iodepth < BS_MIN_IODEPTH || iodepth > BS_MAX_IODEPTH)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("iodepth must be between %d and %d",
+							BS_MIN_IODEPTH, BS_MAX_IODEPTH)));
+		if (iodepth != 1 && mode != BS_MODE_RAW)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("iodepth applies to raw mode only"),
+					 errdetail("Mode \"%s\" reads through PostgreSQL's buffer manager, which keeps its own reads in flight.",
+							   scan_modes[mode]),
+					 errhint("Use mode => 'raw' to read the files at a depth of your choice; the server sets its own with effective_io_concurrency (and io_method on PostgreSQL 18).")));
+		if (iodepth > 1)
+		{
+			bs_io_check_buffer_memory(iodepth, BS_RAW_CHUNK, workers + 1,
+									  "iodepth × chunk size × processes (workers + 1)",
+									  "Use a smaller iodepth or fewer workers.");
+			bs_io_check_depth(iodepth, "iodepth");
+		}
+	}
 	bs_run_begin(&history, fcinfo, "seqscan", 4, 5);
 
 	if (cache == BS_CACHE_COLD)
@@ -475,6 +656,8 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	target = bs_open_target(relid, mode == BS_MODE_HEAP);
 	bs_refuse_citus_shell(target);
 	describe_run(&history, target, relid, mode, cache, repeat, workers);
+	if (iodepth_column)
+		bs_run_arg_int(&history, "iodepth", iodepth);
 
 	tablespace_null = false;
 	if (target->storage_relids == NIL)
@@ -519,14 +702,17 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		if (snapshot == NULL || !IsMVCCSnapshot(snapshot))
 			elog(ERROR, "bench_seqscan needs an active MVCC snapshot");
 	}
+	else if (mode == BS_MODE_RAW && iodepth > 1)
+		engine = bs_io_engine_create(iodepth, BS_RAW_CHUNK);
 	else if (mode == BS_MODE_RAW)
 		raw_buffer = (char *) TYPEALIGN(BS_IO_ALIGN,
 										palloc(BS_RAW_CHUNK + BS_IO_ALIGN));
 
 	InitMaterializedSRF(fcinfo, 0);
-	if (rsinfo->setDesc->natts != BS_SEQSCAN_NCOLS)
+	if (rsinfo->setDesc->natts != BS_SEQSCAN_NCOLS - (iodepth_column ? 0 : 1))
 		elog(ERROR, "bench_seqscan: result has %d columns, expected %d",
-			 rsinfo->setDesc->natts, BS_SEQSCAN_NCOLS);
+			 rsinfo->setDesc->natts,
+			 BS_SEQSCAN_NCOLS - (iodepth_column ? 0 : 1));
 	/* register the row type before any parallel mode (history.c) */
 	BlessTupleDesc(rsinfo->setDesc);
 	history.desc_blessed = true;
@@ -582,7 +768,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		if (scan_workers > 0)
 			pscan = bs_parallel_scan_begin(target, mode,
 										   cache == BS_CACHE_COLD,
-										   snapshot, scan_workers);
+										   snapshot, scan_workers, iodepth);
 		bu_start = pgBufferUsage;
 		bs_os_reads_start(&os_reads);
 		INSTR_TIME_SET_CURRENT(start);
@@ -591,7 +777,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 			bs_parallel_scan_run(pscan, &totals, &progress);
 		else
 			scan_serial(target, mode, cache == BS_CACHE_COLD, snapshot,
-						raw_buffer, &totals, &progress);
+						raw_buffer, engine, &totals, &progress);
 
 		INSTR_TIME_SET_CURRENT(elapsed);
 		INSTR_TIME_SUBTRACT(elapsed, start);
@@ -663,10 +849,14 @@ bench_seqscan(PG_FUNCTION_ARGS)
 			nulls[COL_OS_READ_MB] = true;
 		values[COL_WORKERS_REQUESTED] = Int32GetDatum(workers);
 		values[COL_WORKERS_LAUNCHED] = Int32GetDatum(totals.workers_launched);
+		values[COL_IODEPTH] = Int32GetDatum(iodepth);
+		nulls[COL_IODEPTH] = (mode != BS_MODE_RAW);
 
 		bs_run_put_row(&history, rsinfo, values, nulls);
 	}
 
+	if (engine)
+		bs_io_engine_destroy(engine);
 	bs_close_target(target);
 	bs_run_finish(&history);
 	return (Datum) 0;

@@ -13,6 +13,7 @@
 #define BENCHSTORE_SEQSCAN_H
 
 #include "benchstore.h"
+#include "io_engine.h"
 #include "access/relscan.h"
 #include "portability/instr_time.h"
 #include "storage/bufpage.h"
@@ -46,6 +47,21 @@ typedef struct BsScanTotals
 	int			workers_launched;
 } BsScanTotals;
 
+/* A chunk of a segment file for bs_raw_read_depth. */
+typedef struct BsRawChunk
+{
+	int			fd;
+	const char *path;
+	off_t		offset;
+	size_t		len;			/* at most BS_RAW_CHUNK */
+} BsRawChunk;
+
+/*
+ * Hands out the next chunk, or returns false at the end.  Before closing a
+ * file it calls bs_io_engine_submit(engine).
+ */
+typedef bool (*BsRawNextFn) (void *arg, BsIoEngine *engine, BsRawChunk *chunk);
+
 /* seqscan.c */
 struct ParallelTableScanDescData;
 extern int64 bs_count_heap_tuples(TableScanDesc scan,
@@ -54,13 +70,18 @@ extern int64 bs_count_heap_tuples(TableScanDesc scan,
 extern int	bs_count_line_pointers(Page page);
 extern ssize_t bs_raw_read(int fd, const char *path, char *buffer,
 						   off_t offset, size_t want, BsScanTotals *totals);
+extern int	bs_raw_open_depth(const char *path);
+extern void bs_raw_read_depth(BsIoEngine *engine, BsRawNextFn next, void *arg,
+							  bool count_tuples, int64 *blocks, int64 *nlp,
+							  BsScanTotals *totals, BsProgress *progress);
 
 /* seqscan_parallel.c: begin (untimed), run (timed), end */
 typedef struct BsParallelScanData BsParallelScan;
 
 extern BsParallelScan *bs_parallel_scan_begin(BsTarget *target,
 											  BsScanMode mode, bool cold,
-											  Snapshot snapshot, int nworkers);
+											  Snapshot snapshot, int nworkers,
+											  int iodepth);
 extern void bs_parallel_scan_run(BsParallelScan *ps, BsScanTotals *totals,
 								 BsProgress *progress);
 extern void bs_parallel_scan_end(BsParallelScan *ps);

@@ -81,6 +81,7 @@ typedef struct BsScanShared
 {
 	BsScanMode	mode;
 	bool		cold;
+	int			iodepth;		/* raw: reads in flight per process */
 	int			nworkers;		/* planned */
 	int			nrels;
 	pg_atomic_uint64 progress;	/* bytes done by all processes */
@@ -221,6 +222,99 @@ scan_raw_share(Relation rel, BsScanRel *r, char *buffer,
 	pfree(fork_path);
 }
 
+/* Raw reads at depth: the chunks of the ranges this process claims. */
+typedef struct BsRawShare
+{
+	BsScanRel  *r;
+	char	   *fork_path;
+	BlockNumber blkno;			/* next block to hand out */
+	BlockNumber end;			/* end of the claimed range */
+	BlockNumber open_segno;
+	int			fd;
+	char	   *path;
+} BsRawShare;
+
+static bool
+raw_share_next(void *arg, BsIoEngine *engine, BsRawChunk *chunk)
+{
+	BsRawShare *rs = (BsRawShare *) arg;
+
+	for (;;)
+	{
+		BlockNumber segno;
+		BlockNumber seg_end;
+		BlockNumber nblocks;
+
+		if (rs->blkno >= rs->end &&
+			!claim_range(rs->r, &rs->blkno, &rs->end))
+			break;
+		CHECK_FOR_INTERRUPTS();
+		segno = rs->blkno / RELSEG_SIZE;
+		if (segno != rs->open_segno)
+		{
+			if (rs->fd >= 0)
+			{
+				/* its reads are submitted before it is closed */
+				bs_io_engine_submit(engine);
+				CloseTransientFile(rs->fd);
+			}
+			rs->path = bs_segment_path(rs->fork_path, segno);
+			rs->open_segno = segno;
+			rs->fd = bs_raw_open_depth(rs->path);
+			if (rs->fd < 0 && errno != ENOENT)
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not open file \"%s\": %m", rs->path)));
+		}
+		if (rs->fd < 0)
+		{
+			rs->blkno = rs->end;	/* the segment is gone: truncated */
+			continue;
+		}
+		seg_end = (BlockNumber) Min((uint64) rs->end,
+									((uint64) segno + 1) * RELSEG_SIZE);
+		nblocks = Min(seg_end - rs->blkno, (BlockNumber) (BS_RAW_CHUNK / BLCKSZ));
+		chunk->fd = rs->fd;
+		chunk->path = rs->path;
+		chunk->offset = (off_t) (rs->blkno % RELSEG_SIZE) * BLCKSZ;
+		chunk->len = (size_t) nblocks * BLCKSZ;
+		rs->blkno += nblocks;
+		return true;
+	}
+	if (rs->fd >= 0)
+	{
+		bs_io_engine_submit(engine);
+		CloseTransientFile(rs->fd);
+		rs->fd = -1;
+	}
+	return false;
+}
+
+/*
+ * raw at depth: the chunks of every range this process claims, with the
+ * engine's slots kept busy across ranges.
+ */
+static void
+scan_raw_share_depth(Relation rel, BsScanRel *r, BsIoEngine *engine,
+					 BsScanTotals *totals, BsProgress *progress)
+{
+	BsRawShare	rs;
+	int64		blocks = 0;
+	int64		nlp = 0;
+
+	memset(&rs, 0, sizeof(rs));
+	rs.r = r;
+	rs.fork_path = bs_relation_fork_path(rel, MAIN_FORKNUM);
+	rs.open_segno = InvalidBlockNumber;
+	rs.fd = -1;
+	bs_raw_read_depth(engine, raw_share_next, &rs, r->count_tuples,
+					  &blocks, &nlp, totals, progress);
+	totals->raw_blocks += blocks;
+	if (r->count_tuples)
+		totals->tuples += nlp;
+	pfree(rs.fork_path);
+}
+
 /*
  * This process's share of every relation, in order.  The counts go to
  * totals (tuples, raw_blocks, raw_io_time); pages are the caller's to add.
@@ -231,8 +325,11 @@ scan_share(BsScanShared *sh, char *pscans, BsScanTotals *totals,
 {
 	char	   *buffer = NULL;
 	char	   *raw = NULL;
+	BsIoEngine *engine = NULL;
 
-	if (sh->mode == BS_MODE_RAW)
+	if (sh->mode == BS_MODE_RAW && sh->iodepth > 1)
+		engine = bs_io_engine_create(sh->iodepth, BS_RAW_CHUNK);
+	else if (sh->mode == BS_MODE_RAW)
 	{
 		raw = palloc(BS_RAW_CHUNK + BS_IO_ALIGN);
 		buffer = (char *) TYPEALIGN(BS_IO_ALIGN, raw);
@@ -255,12 +352,17 @@ scan_share(BsScanShared *sh, char *pscans, BsScanTotals *totals,
 				scan_buffers_share(rel, r, sh->cold, progress);
 				break;
 			case BS_MODE_RAW:
-				scan_raw_share(rel, r, buffer, totals, progress);
+				if (engine)
+					scan_raw_share_depth(rel, r, engine, totals, progress);
+				else
+					scan_raw_share(rel, r, buffer, totals, progress);
 				break;
 		}
 		relation_close(rel, AccessShareLock);
 	}
 
+	if (engine)
+		bs_io_engine_destroy(engine);
 	if (raw)
 		pfree(raw);
 }
@@ -310,7 +412,7 @@ bench_seqscan_worker(dsm_segment *seg, shm_toc *toc)
  */
 BsParallelScan *
 bs_parallel_scan_begin(BsTarget *target, BsScanMode mode, bool cold,
-					   Snapshot snapshot, int nworkers)
+					   Snapshot snapshot, int nworkers, int iodepth)
 {
 	BsParallelScan *ps = palloc0(sizeof(BsParallelScan));
 	int			nrels = list_length(target->storage_relids);
@@ -363,6 +465,7 @@ bs_parallel_scan_begin(BsTarget *target, BsScanMode mode, bool cold,
 	memset(sh, 0, shsize);
 	sh->mode = mode;
 	sh->cold = cold;
+	sh->iodepth = iodepth;
 	sh->nworkers = nworkers;
 	sh->nrels = nrels;
 	pg_atomic_init_u64(&sh->progress, 0);

@@ -9,8 +9,10 @@
  * machinery in the tablespace's pgsql_tmp directory, so that it is removed
  * on success, error, cancel, backend exit, and at restart after a crash.
  * The I/O itself goes through a second descriptor of the same file, opened
- * with O_DIRECT when asked, with pread/pwrite of block_size bytes (in
- * chunks of at most 1 MB, checking for interrupts between them).  The data
+ * with O_DIRECT when asked: at iodepth 1 with pread/pwrite of block_size
+ * bytes (in chunks of at most 1 MB, checking for interrupts between them);
+ * above, with iodepth operations of one block each in flight through the
+ * stream's io_uring engine (io_engine.c), issued in the same order.  The data
  * written is random and re-stamped at every write, so that compressing or
  * deduplicating storage cannot flatter it.
  *
@@ -27,7 +29,8 @@
  *	randwrite	random block-aligned writes until size bytes or duration,
  *				then fsync, inside the time
  *	sync		one block written at offset 0 and synced per operation, as
- *				the server's wal_sync_method does (pg_test_fsync's figure)
+ *				the server's wal_sync_method does (pg_test_fsync's figure);
+ *				always at depth 1: a commit waits for its flush
  * A test that needs the file when it is not yet written fills it first,
  * untimed.  Without direct I/O, read tests first evict the file from the
  * OS page cache, so that they read from storage.
@@ -52,6 +55,7 @@
 #include "common/pg_prng.h"
 #include "compat.h"
 #include "funcapi.h"
+#include "io_engine.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "port/pg_bitutils.h"
@@ -118,6 +122,7 @@ typedef struct BsIoShared
 	uint64		size;			/* bytes per stream */
 	uint32		block_size;
 	bool		direct;
+	int			iodepth;		/* operations in flight per stream */
 	int64		duration_us;
 	bool		track_latency;	/* benchstore.track_latency of the caller */
 	bool		sync_direct;	/* O_DIRECT in the sync test (see sync_test_fd) */
@@ -145,6 +150,8 @@ typedef struct BsIoArgs
 	int			streams;		/* per tablespace */
 	bool		direct;
 	int64		duration_us;
+	int			iodepth;
+	bool		iodepth_column; /* the SQL definition has it (1.1 on) */
 } BsIoArgs;
 
 /* Result columns, in the order of the OUT parameters. */
@@ -155,6 +162,7 @@ enum
 	COL_BLOCK_SIZE,
 	COL_STREAMS,
 	COL_DIRECT,
+	COL_IODEPTH,
 	COL_BYTES,
 	COL_ELAPSED_MS,
 	COL_MB_PER_S,
@@ -309,6 +317,23 @@ parse_io_args(FunctionCallInfo fcinfo, BsIoArgs *args)
 					 errmsg("duration must be at most 7 days")));
 		args->duration_us = (int64) us;
 	}
+
+	/*
+	 * iodepth, argument 9 from version 1.1 on; a 1.0 definition (no such
+	 * argument, no such column) runs at depth 1.
+	 */
+	args->iodepth = 1;
+	args->iodepth_column = PG_NARGS() > 9;
+	if (args->iodepth_column)
+	{
+		bs_require_arg(fcinfo, 9, "iodepth");
+		args->iodepth = PG_GETARG_INT32(9);
+		if (args->iodepth < BS_MIN_IODEPTH || args->iodepth > BS_MAX_IODEPTH)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("iodepth must be between %d and %d",
+							BS_MIN_IODEPTH, BS_MAX_IODEPTH)));
+	}
 }
 
 /*
@@ -432,6 +457,7 @@ typedef struct BsStream
 	int			fd;				/* the I/O descriptor */
 	int			sync_fd;		/* for open_sync / open_datasync, or -1 */
 	char	   *buffer;			/* BS_IO_CHUNK bytes, aligned */
+	BsIoEngine *engine;			/* iodepth > 1: the ring and its buffers */
 	BsProgress *progress;		/* the caller's progress messages, or NULL */
 	uint64		unflushed;		/* bytes written since writeback was started */
 	uint64		filled;			/* bytes of the file written so far */
@@ -543,15 +569,44 @@ raise_io_error(BsStream *st, BsIoOp op)
 			 errmsg("could not open file \"%s\": %m", st->path)));
 }
 
-/* Fresh random bytes at the start of every 4 kB of the chunk. */
+/* Fresh random bytes at the start of every 4 kB of a buffer. */
 static inline void
-stamp_chunk(BsStream *st, size_t len)
+stamp_chunk(BsStream *st, char *buffer, size_t len)
 {
 	for (size_t off = 0; off + sizeof(uint64) <= len; off += 4096)
 	{
 		uint64		r = pg_prng_uint64(&st->prng);
 
-		memcpy(st->buffer + off, &r, sizeof(r));
+		memcpy(buffer + off, &r, sizeof(r));
+	}
+}
+
+static void
+raise_short_transfer(BsStream *st, off_t offset)
+{
+	errno = 0;
+	ereport(ERROR,
+			(errcode(ERRCODE_INTERNAL_ERROR),
+			 errmsg("unexpected end of file \"%s\" at offset %lld",
+					st->path, (long long) offset)));
+}
+
+/*
+ * Buffered writes: every 8 MB written, start writeback of the file
+ * (sync_file_range, as the checkpointer does) without waiting, so that the
+ * final fsync stays short and a cancel is served within a second whatever
+ * the size.
+ */
+static inline void
+note_written(BsStream *st, int fd, uint64 bytes)
+{
+	if (st->shared->direct)
+		return;
+	st->unflushed += bytes;
+	if (st->unflushed >= BS_WRITEBACK_BYTES)
+	{
+		pg_flush_data(fd, 0, 0);
+		st->unflushed = 0;
 	}
 }
 
@@ -571,47 +626,14 @@ block_io(BsStream *st, bool write, off_t offset, int fd)
 
 		CHECK_FOR_INTERRUPTS();
 		if (write)
-		{
-			stamp_chunk(st, len);
-			pgstat_report_wait_start(WAIT_EVENT_DATA_FILE_WRITE);
-			done = pg_pwrite(fd, st->buffer, len, offset);
-			pgstat_report_wait_end();
-		}
-		else
-		{
-			pgstat_report_wait_start(WAIT_EVENT_DATA_FILE_READ);
-			done = pg_pread(fd, st->buffer, len, offset);
-			pgstat_report_wait_end();
-		}
+			stamp_chunk(st, st->buffer, len);
+		done = bs_io_sync_rw(fd, st->buffer, len, offset, write);
 		if (done < 0)
-		{
-			if (errno == EINTR)
-				continue;
 			raise_io_error(st, write ? BS_OP_WRITE : BS_OP_READ);
-		}
-		if (done == 0)
-		{
-			errno = 0;
-			ereport(ERROR,
-					(errcode(ERRCODE_INTERNAL_ERROR),
-					 errmsg("unexpected end of file \"%s\" at offset %lld",
-							st->path, (long long) offset)));
-		}
-		/*
-		 * Buffered writes: every 8 MB written, start writeback of the file
-		 * (sync_file_range, as the checkpointer does) without waiting, so
-		 * that the final fsync stays short and a cancel is served within a
-		 * second whatever the size.
-		 */
-		if (write && !st->shared->direct && fd == st->fd)
-		{
-			st->unflushed += done;
-			if (st->unflushed >= BS_WRITEBACK_BYTES)
-			{
-				pg_flush_data(fd, 0, 0);
-				st->unflushed = 0;
-			}
-		}
+		if (done < (ssize_t) len)
+			raise_short_transfer(st, offset + done);
+		if (write && fd == st->fd)
+			note_written(st, fd, done);
 		offset += done;
 		left -= done;
 	}
@@ -758,6 +780,121 @@ perm_next_block(BsStream *st, uint64 nblocks)
 	return v;
 }
 
+/* Whether a test stops at its duration as well as at its size. */
+static inline bool
+test_is_timed(BsIoTest test)
+{
+	return test == BS_TEST_RANDREAD || test == BS_TEST_RANDWRITE ||
+		test == BS_TEST_SYNC;
+}
+
+/* Whether the time since start has reached the duration. */
+static inline bool
+past_deadline(BsIoShared *sh, instr_time start, instr_time now)
+{
+	INSTR_TIME_SUBTRACT(now, start);
+	return (int64) INSTR_TIME_GET_MICROSEC(now) >= sh->duration_us;
+}
+
+/*
+ * The end of a test, inside its time: the write tests' fsync (like dd ...
+ * && sync), then the stream's clock and counts.
+ */
+static void
+stream_end_test(BsStream *st, BsIoTest test, uint64 ops)
+{
+	BsIoShared *sh = st->shared;
+	BsStreamSlot *slot = &sh->slots[st->index];
+
+	if (test == BS_TEST_SEQWRITE || test == BS_TEST_RANDWRITE)
+		sync_file(st, st->fd, false);
+	if (test == BS_TEST_SEQWRITE)
+		st->filled = sh->size;
+
+	INSTR_TIME_SET_CURRENT(slot->end);
+	slot->ops = ops;
+	slot->bytes = ops * sh->block_size;
+}
+
+/*
+ * A test at iodepth > 1 (not sync): keep iodepth operations of one block
+ * each in flight through the stream's engine, and reap them as they
+ * complete.  The same offsets as at depth 1, issued in the same order; a
+ * timed test stops issuing at its duration and counts what was in flight.
+ * Latency runs from an operation's submission to its completion.
+ */
+static void
+stream_run_test_depth(BsStream *st, BsIoTest test)
+{
+	BsIoShared *sh = st->shared;
+	BsStreamSlot *slot = &sh->slots[st->index];
+	BsIoEngine *engine = st->engine;
+	BsIoCompletion done[BS_MAX_IODEPTH];
+	uint64		nblocks_size = sh->size / sh->block_size;
+	uint64		nblocks_file = Max(st->filled / sh->block_size, 1);
+	bool		write = (test == BS_TEST_SEQWRITE || test == BS_TEST_RANDWRITE);
+	bool		timed = test_is_timed(test);
+	uint64		issued = 0;
+	uint64		ops = 0;
+	bool		stop = false;
+
+	INSTR_TIME_SET_CURRENT(slot->start);
+	for (;;)
+	{
+		int			n;
+		int			free_slot;
+
+		CHECK_FOR_INTERRUPTS();
+		while (!stop && issued < nblocks_size &&
+			   (free_slot = bs_io_engine_free_slot(engine)) >= 0)
+		{
+			off_t		offset;
+
+			if (test == BS_TEST_SEQWRITE || test == BS_TEST_SEQREAD)
+				offset = (off_t) issued * sh->block_size;
+			else
+				offset = (off_t) perm_next_block(st, nblocks_file) * sh->block_size;
+			if (write)
+				stamp_chunk(st, bs_io_engine_buffer(engine, free_slot),
+							sh->block_size);
+			bs_io_engine_prep(engine, free_slot, st->fd, write, offset,
+							  sh->block_size, issued);
+			issued++;
+		}
+		if (bs_io_engine_inflight(engine) == 0)
+			break;
+
+		n = bs_io_engine_reap(engine, done, lengthof(done));
+		for (int k = 0; k < n; k++)
+		{
+			if (done[k].error != 0)
+			{
+				errno = done[k].error;
+				raise_io_error(st, write ? BS_OP_WRITE : BS_OP_READ);
+			}
+			if (done[k].done < done[k].requested)
+				raise_short_transfer(st, done[k].offset + done[k].done);
+			if (write)
+				note_written(st, st->fd, done[k].done);
+			if (sh->track_latency)
+				bs_hist_add(&slot->hist, done[k].latency_ns);
+		}
+		ops += n;
+		pg_atomic_write_u64(&slot->progress, ops * sh->block_size);
+		if (st->progress)
+			bs_progress_advance(st->progress, (uint64) n * sh->block_size);
+		if (timed && !stop)
+		{
+			instr_time	now;
+
+			INSTR_TIME_SET_CURRENT(now);
+			stop = past_deadline(sh, slot->start, now);
+		}
+	}
+
+	stream_end_test(st, test, ops);
+}
+
 /* Run one test in this stream, recording into its slot. */
 static void
 stream_run_test(BsStream *st, BsIoTest test)
@@ -770,10 +907,14 @@ stream_run_test(BsStream *st, BsIoTest test)
 	instr_time	before;
 	instr_time	after;
 	instr_time	deadline_base;
-	bool		timed_cap = (test == BS_TEST_RANDREAD ||
-							 test == BS_TEST_RANDWRITE ||
-							 test == BS_TEST_SYNC);
+	bool		timed_cap = test_is_timed(test);
 	int			fd = st->fd;
+
+	if (st->engine != NULL && test != BS_TEST_SYNC)
+	{
+		stream_run_test_depth(st, test);
+		return;
+	}
 
 	INSTR_TIME_SET_CURRENT(slot->start);
 	deadline_base = slot->start;
@@ -830,24 +971,11 @@ stream_run_test(BsStream *st, BsIoTest test)
 		else
 			continue;
 
-		if (timed_cap)
-		{
-			instr_time	spent = after;
-
-			INSTR_TIME_SUBTRACT(spent, deadline_base);
-			if ((int64) INSTR_TIME_GET_MICROSEC(spent) >= sh->duration_us)
-				break;
-		}
+		if (timed_cap && past_deadline(sh, deadline_base, after))
+			break;
 	}
 
-	if (test == BS_TEST_SEQWRITE || test == BS_TEST_RANDWRITE)
-		sync_file(st, st->fd, false);	/* like dd ... && sync */
-	if (test == BS_TEST_SEQWRITE)
-		st->filled = sh->size;
-
-	INSTR_TIME_SET_CURRENT(slot->end);
-	slot->ops = ops;
-	slot->bytes = ops * sh->block_size;
+	stream_end_test(st, test, ops);
 }
 
 /*
@@ -908,6 +1036,15 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
 	}
 
 	stream_open_file(&st);
+	if (sh->iodepth > 1)
+	{
+		bool		any = false;
+
+		for (int t = 0; t < sh->ntests; t++)
+			any |= (sh->tests[t] != BS_TEST_SYNC);
+		if (any)
+			st.engine = bs_io_engine_create(sh->iodepth, sh->block_size);
+	}
 
 	for (int t = 0; t < sh->ntests; t++)
 	{
@@ -944,9 +1081,7 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
 
 		if (leader)
 		{
-			bool		timed = (test == BS_TEST_RANDREAD ||
-								 test == BS_TEST_RANDWRITE ||
-								 test == BS_TEST_SYNC);
+			bool		timed = test_is_timed(test);
 
 			bs_progress_begin(&progress, progress_label(sh, test),
 							  sh->size * sh->nstreams,
@@ -963,6 +1098,8 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
 			gather(sh, test, gather_arg);
 	}
 
+	if (st.engine)
+		bs_io_engine_destroy(st.engine);
 	if (st.sync_fd >= 0)
 		CloseTransientFile(st.sync_fd);
 	CloseTransientFile(st.fd);
@@ -1042,6 +1179,7 @@ put_row(BsRun *run, ReturnSetInfo *rsinfo, const char *tablespace,
 	values[COL_BLOCK_SIZE] = CStringGetTextDatum(block_size_text(args->block_size));
 	values[COL_STREAMS] = Int32GetDatum(t->streams);
 	values[COL_DIRECT] = BoolGetDatum(test == BS_TEST_SYNC ? sync_direct : args->direct);
+	values[COL_IODEPTH] = Int32GetDatum(test == BS_TEST_SYNC ? 1 : args->iodepth);
 	values[COL_BYTES] = Int64GetDatum((int64) t->bytes);
 	values[COL_ELAPSED_MS] = Float8GetDatum(bs_round(elapsed_ms, 3));
 	values[COL_MB_PER_S] = Float8GetDatum(bs_round(bs_per_second(t->bytes / BS_BYTES_PER_MB,
@@ -1066,6 +1204,14 @@ put_row(BsRun *run, ReturnSetInfo *rsinfo, const char *tablespace,
 			Float8GetDatum(bs_round(bs_hist_percentile_ns(&t->hist, 0.999) / 1000.0, 1));
 		values[COL_LAT_MAX_US] =
 			Float8GetDatum(bs_round(t->hist.max_ns / 1000.0, 1));
+	}
+	if (!args->iodepth_column)
+	{
+		/* a 1.0 definition: no iodepth column */
+		memmove(&values[COL_IODEPTH], &values[COL_IODEPTH + 1],
+				sizeof(Datum) * (BS_IO_NCOLS - COL_IODEPTH - 1));
+		memmove(&nulls[COL_IODEPTH], &nulls[COL_IODEPTH + 1],
+				sizeof(bool) * (BS_IO_NCOLS - COL_IODEPTH - 1));
 	}
 	bs_run_put_row(run, rsinfo, values, nulls);
 }
@@ -1131,6 +1277,21 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, BsRun *run,
 	for (int i = 0; i < nspc; i++)
 		check_io_privileges(args->tablespaces[i]);
 	check_io_limits(args);
+	if (args->iodepth > 1)
+	{
+		bool		sync_too = false;
+
+		bs_io_check_buffer_memory(args->iodepth, args->block_size, planned,
+								  "iodepth × block_size × streams",
+								  "Use a smaller iodepth, block_size or fewer streams.");
+		bs_io_check_depth(args->iodepth, "iodepth");
+		for (int t = 0; t < args->ntests; t++)
+			sync_too |= (args->tests[t] == BS_TEST_SYNC);
+		if (sync_too)
+			ereport(NOTICE,
+					(errmsg("the sync test runs at iodepth 1"),
+					 errdetail("A commit is one write and one flush, waited for before the next.")));
+	}
 	/* Say so beside any sync figure: the server's own syncs do nothing. */
 	for (int t = 0; t < args->ntests && !enableFsync; t++)
 	{
@@ -1144,9 +1305,10 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, BsRun *run,
 	}
 
 	InitMaterializedSRF(fcinfo, 0);
-	if (rsinfo->setDesc->natts != BS_IO_NCOLS)
+	if (rsinfo->setDesc->natts != BS_IO_NCOLS - (args->iodepth_column ? 0 : 1))
 		elog(ERROR, "result has %d columns, expected %d",
-			 rsinfo->setDesc->natts, BS_IO_NCOLS);
+			 rsinfo->setDesc->natts,
+			 BS_IO_NCOLS - (args->iodepth_column ? 0 : 1));
 	/* rows are recorded as JSON in parallel mode: register the type now */
 	BlessTupleDesc(rsinfo->setDesc);
 	run->desc_blessed = true;
@@ -1176,6 +1338,7 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, BsRun *run,
 	sh->size = args->size;
 	sh->block_size = args->block_size;
 	sh->direct = args->direct;
+	sh->iodepth = args->iodepth;
 	sh->duration_us = args->duration_us;
 	sh->track_latency = bs_track_latency;
 	sh->sync_direct = enableFsync && !XLogIsNeeded() &&
@@ -1252,6 +1415,8 @@ describe_run(BsRun *run, FunctionCallInfo fcinfo, const BsIoArgs *args)
 	bs_run_arg_json(run, "tests", tests.data);
 	bs_run_arg_int(run, "streams", args->streams);
 	bs_run_arg_bool(run, "direct", args->direct);
+	if (args->iodepth_column)
+		bs_run_arg_int(run, "iodepth", args->iodepth);
 	snprintf(seconds, sizeof(seconds), "%.15g", args->duration_us / 1e6);
 	bs_run_arg_json(run, "duration_s", seconds);
 	bs_run_arg_bool(run, "track_latency", bs_track_latency);

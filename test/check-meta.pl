@@ -7,7 +7,8 @@
 # maintainer, license, provides, meta-spec, version) and their forms
 # (a term, a SemVer, a known license, prereq phases and relationships,
 # tags); one "provides" entry per *.control file, whose file exists and is
-# the install script of the control file's default_version, and whose
+# the install script of the control file's default_version (or the older
+# one its update scripts start from), and whose
 # version is that default_version as SemVer (1.0 -> 1.0.0); the
 # distribution's version equal to the Debian package's upstream version;
 # PostgreSQL 15 or later and PL/Proxy among the prerequisites.
@@ -104,8 +105,26 @@ for my $ext (sort keys %controls)
 	if (defined $p->{file})
 	{
 		problem("provides.$ext.file $p->{file} does not exist") unless -f $p->{file};
-		problem("provides.$ext.file is $p->{file}, the install script of $ext $default is $ext--$default.sql")
-		  unless $p->{file} eq "$ext--$default.sql";
+		# The script CREATE EXTENSION starts from: $ext--$default.sql, or
+		# where there is none, the install script of an older version from
+		# which update scripts lead to $default (as PostgreSQL finds it).
+		my $install = "$ext--$default.sql";
+		unless (-f $install)
+		{
+			my %next;
+			for (glob("$ext--*--*.sql"))
+			{
+				$next{$1} = $2 if /^\Q$ext\E--([^-]+)--([^-]+)\.sql$/;
+			}
+			for my $base (map { /^\Q$ext\E--([^-]+)\.sql$/ ? $1 : () } glob("$ext--*.sql"))
+			{
+				my ($v, $n) = ($base, 0);
+				$v = $next{$v} while $v ne $default && defined $next{$v} && $n++ < 100;
+				$install = "$ext--$base.sql" if $v eq $default;
+			}
+		}
+		problem("provides.$ext.file is $p->{file}, the install script of $ext $default is $install")
+		  unless $p->{file} eq $install;
 	}
 	problem("provides.$ext.docfile $p->{docfile} does not exist")
 	  if defined $p->{docfile} && !-f $p->{docfile};

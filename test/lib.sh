@@ -67,7 +67,7 @@ bs_install_deps() {
             return 0 ;;
     esac
     bs_apt "postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" \
-        build-essential libipc-run-perl "$@"
+        build-essential libipc-run-perl liburing-dev "$@"
 }
 
 # apt-get install, as root only; otherwise the packages must be there.

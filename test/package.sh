@@ -26,7 +26,7 @@ unset PG_CONFIG
 
 [ "$(id -u)" -eq 0 ] || bs_die "test/package.sh installs packages with apt: run it as root"
 bs_apt postgresql-15 postgresql-server-dev-all postgresql-15-plproxy \
-    debhelper dpkg-dev build-essential libipc-run-perl
+    debhelper dpkg-dev build-essential libipc-run-perl liburing-dev
 
 pkg=postgresql-15-benchstore
 version=$(dpkg-parsechangelog -S Version)
@@ -72,6 +72,11 @@ for f in ./usr/lib/postgresql/15/lib/benchstore.so \
          ./usr/share/doc/$pkg/doc/reference/README.md; do
     grep -qxF "$f" <<<"$contents" || fail "the package does not hold $f"
 done
+# built with io_uring (iodepth > 1): liburing-dev is a build dependency
+dpkg-deb --fsys-tarfile "$cur_deb" | tar -xOf - ./usr/lib/postgresql/15/lib/benchstore.so \
+    > "$work/benchstore.so"
+objdump -p "$work/benchstore.so" | grep -q 'NEEDED.*liburing' ||
+    fail "the packaged library is not linked with liburing (iodepth > 1 would be refused)"
 for f in $(git ls-files 'benchstore*--*.sql' 2>/dev/null || ls benchstore*--*.sql); do
     grep -qxF "./usr/share/postgresql/15/extension/$f" <<<"$contents" ||
         fail "the package does not hold the script $f"

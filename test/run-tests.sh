@@ -109,6 +109,7 @@ if [ -n "${BS_ONE_VERSION:-}" ]; then
     bs_as_pg make -C "$work" -s PG_CONFIG="$PG_BIN/pg_config" installcheck 2>&1 |
         tee "$out" || status=$?
     [ "$status" -eq 0 ] && { check_tap_ran_and_skips "$work" "$out" || status=$?; }
+    [ "$status" -eq 0 ] && { bash test/io_uring_refused.sh || status=$?; }
     if [ "$status" -ne 0 ]; then
         [ -f "$work/regression.diffs" ] && cat "$work/regression.diffs"
         for f in "$work"/tmp_check/log/regress_log_*; do
@@ -121,7 +122,8 @@ fi
 
 # The compilers: gcc 12 and clang 19, each in its default C mode and in
 # C23 (gcc 12 calls it gnu2x), warnings as errors, against one version's
-# headers.  A build in a scratch copy; nothing is installed.
+# headers; and gcc without liburing.  A build in a scratch copy; nothing
+# is installed.
 compiler_builds() {
     . test/lib.sh
     local scratch cc std extra failed=0
@@ -147,6 +149,15 @@ compiler_builds() {
             fi
         done
     done
+    # Without liburing's headers the extension still builds (iodepth > 1
+    # is then refused at run time).
+    bs_log "PostgreSQL $PG_MAJOR: building with gcc without liburing (BS_LIBURING=no)"
+    make -C "$scratch" -s clean
+    if ! make -C "$scratch" -s -j2 PG_CONFIG="$PG_BIN/pg_config" BS_LIBURING=no \
+        PG_CFLAGS="$BS_WARNINGS" || nm -D "$scratch/benchstore.so" | grep -q io_uring; then
+        echo "PostgreSQL $PG_MAJOR: the build without liburing failed" >&2
+        failed=1
+    fi
     rm -rf "$scratch"
     return "$failed"
 }

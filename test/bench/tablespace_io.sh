@@ -29,7 +29,18 @@
 #             tablespace there: with no device in the way this compares the
 #             tools' own cost per operation, free of the disk's noise
 #
-# BENCH_SECTIONS (default "disk sync timing tmpfs") picks the sections.
+#   depth     queue depth: at iodepth 1, 8 and 32, 8 kB randread and
+#             randwrite and 1 MB seqread and seqwrite (direct I/O, one
+#             stream) through bench_tablespace_io(iodepth => N) and through
+#               fio --ioengine=io_uring --iodepth=N --direct=1 --fallocate=none
+#                   --lat_percentiles=1
+#             MB/s, IOPS and p50/p99 latency (submission to completion) side
+#             by side; then a raw cold scan of a table at depth 32,
+#             bench_seqscan(mode => 'raw', cache => 'cold', iodepth => 32),
+#             against fio reading the same segment files with 1 MB reads
+#             at depth 32 (--direct=1: raw reads at depth use O_DIRECT)
+#
+# BENCH_SECTIONS (default "disk sync timing tmpfs depth") picks the sections.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . test/lib.sh
@@ -37,7 +48,7 @@ cd "$(dirname "$0")/../.."
 size=${1:-256MB}
 rounds=${2:-5}
 duration=5s
-sections=${BENCH_SECTIONS:-disk sync timing tmpfs}
+sections=${BENCH_SECTIONS:-disk sync timing tmpfs depth}
 want() { case " $sections " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 bs_install_deps fio jq
@@ -47,6 +58,8 @@ bs_psql -q -c 'CREATE EXTENSION benchstore'
 bs_psql -q <<'SQL'
 CREATE TABLE sample (what text, bs text, streams integer, round integer, tool text,
                      mb_per_s float8, iops float8, medium text DEFAULT 'disk');
+CREATE TABLE depth_sample (what text, bs text, depth integer, round integer, tool text,
+                           mb_per_s float8, iops float8, p50_us float8, p99_us float8);
 SQL
 
 datadir=$(bs_psql -Atc "SHOW data_directory")
@@ -149,7 +162,112 @@ if want tmpfs && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
         fi
         bs_psql -Atq -c "UPDATE sample SET bs = '8kB' WHERE bs = '8k'"
     done
+    # at depth 32: io_uring on tmpfs, where only the tools' own cost per
+    # operation remains
+    if want depth; then
+        for r in $(seq 1 "$rounds"); do
+            for tool in $([ $((r % 2)) -eq 1 ] && echo "benchstore fio" || echo "fio benchstore"); do
+                if [ "$tool" = benchstore ]; then
+                    bs_psql -Atq -c "INSERT INTO depth_sample
+                        SELECT 'tmpfs randread', '8kB', 32, $r, 'benchstore', mb_per_s, iops, lat_p50_us, lat_p99_us
+                        FROM bench_tablespace_io('bench_shm', size => '$size', tests => '{randread}',
+                             direct => false, duration => '$duration', iodepth => 32)
+                        WHERE test = 'randread'"
+                else
+                    fio --name=bench --directory="$iodir" --rw=write --bs=1M --size="$size_bytes" \
+                        --ioengine=psync --fallocate=none >/dev/null 2>&1
+                    out=$(fio --name=bench --directory="$iodir" --rw=randread --bs=8k \
+                          --size="$size_bytes" --direct=0 --ioengine=io_uring --iodepth=32 \
+                          --fallocate=none --lat_percentiles=1 --runtime=$duration \
+                          --output-format=json 2>/dev/null)
+                    read -r bw iops p50 p99 < <(echo "$out" | jq -r \
+                        '.jobs[0].read | "\(.bw_bytes) \(.iops) \(.lat_ns.percentile["50.000000"] / 1000) \(.lat_ns.percentile["99.000000"] / 1000)"')
+                    bs_psql -Atq -c "INSERT INTO depth_sample VALUES ('tmpfs randread', '8kB', 32, $r,
+                                     'fio', $bw / 1048576.0, $iops, $p50, $p99)"
+                    rm -f "$iodir"/*
+                fi
+            done
+        done
+    fi
     bs_psql -Atq -c "DROP TABLESPACE bench_shm"
+fi
+
+run_benchstore_depth() {    # test bs depth round
+    bs_psql -Atq -c "INSERT INTO depth_sample
+        SELECT test, '$2', $3, $4, 'benchstore', mb_per_s, iops, lat_p50_us, lat_p99_us
+        FROM bench_tablespace_io(size => '$(size_for "$2")', block_size => '$2',
+             tests => '{$1}', direct => true, duration => '$duration', iodepth => $3)
+        WHERE test = '$1'"
+}
+
+run_fio_depth() {           # test bs depth round
+    local rw extra out k
+    case $1 in
+        seqwrite) rw=write; extra="--end_fsync=1" ;;
+        seqread) rw=read; extra="" ;;
+        randread) rw=randread; extra="--runtime=$duration" ;;
+        randwrite) rw=randwrite; extra="--end_fsync=1 --runtime=$duration" ;;
+    esac
+    k=${rw#rand}
+    # the read tests and randwrite work on a file written first, as
+    # benchstore's do (fio's own randwrite would allocate a sparse file's
+    # blocks as it goes, a different workload)
+    if [ "$rw" != write ]; then
+        fio --name=bench --directory="$fiodir" --rw=write --bs=1M --size="$(size_for "$2")" \
+            --direct=1 --ioengine=psync --fallocate=none >/dev/null 2>&1
+    fi
+    out=$(fio --name=bench --directory="$fiodir" --rw=$rw --bs="${2/kB/k}" \
+          --size="$(size_for "$2")" --direct=1 --ioengine=io_uring --iodepth="$3" \
+          --fallocate=none --lat_percentiles=1 --output-format=json $extra 2>/dev/null)
+    read -r bw iops p50 p99 < <(echo "$out" | jq -r --arg k "$k" \
+        '.jobs[0][$k] | "\(.bw_bytes) \(.iops) \(.lat_ns.percentile["50.000000"] / 1000) \(.lat_ns.percentile["99.000000"] / 1000)"')
+    bs_psql -Atq -c "INSERT INTO depth_sample VALUES ('$1', '$2', $3, $4, 'fio',
+                     $bw / 1048576.0, $iops, $p50, $p99)"
+    rm -f "$fiodir"/*
+}
+
+if want depth; then
+    bs_log "queue depth: benchstore (io_uring) against fio --ioengine=io_uring, $rounds rounds"
+    for depth in 1 8 32; do
+        for pair in randread:8kB randwrite:8kB seqread:1MB seqwrite:1MB; do
+            test=${pair%%:*}; bsz=${pair#*:}
+            for r in $(seq 1 "$rounds"); do
+                if [ $((r % 2)) -eq 1 ]; then
+                    run_benchstore_depth "$test" "$bsz" "$depth" "$r"
+                    run_fio_depth "$test" "$bsz" "$depth" "$r"
+                else
+                    run_fio_depth "$test" "$bsz" "$depth" "$r"
+                    run_benchstore_depth "$test" "$bsz" "$depth" "$r"
+                fi
+            done
+        done
+    done
+
+    # Raw cold scans at depth 32 against fio over the same segment files.
+    bs_log "raw cold scan at depth 32 against fio reading the same files, $rounds rounds"
+    scan_mb=$(( size_bytes * 4 >> 20 ))
+    bs_psql -q -c "CREATE TABLE scan_sample (id bigint, pad text)" \
+        -c "INSERT INTO scan_sample SELECT g, repeat('x', 400) FROM generate_series(1, ($scan_mb * 1048576 / 450)::bigint) g" \
+        -c "CHECKPOINT"
+    files=$(bs_psql -Atc "SELECT string_agg(f, ':') FROM (SELECT current_setting('data_directory') || '/' || pg_relation_filepath('scan_sample') || CASE WHEN s = 0 THEN '' ELSE '.' || s END AS f FROM generate_series(0, (pg_relation_size('scan_sample') - 1) / pg_size_bytes(current_setting('segment_size'))) s) x")
+    for r in $(seq 1 "$rounds"); do
+        for tool in $([ $((r % 2)) -eq 1 ] && echo "benchstore fio" || echo "fio benchstore"); do
+            if [ "$tool" = benchstore ]; then
+                for depth in 1 32; do
+                    bs_psql -Atq -c "INSERT INTO depth_sample
+                        SELECT 'rawscan', '1MB', $depth, $r, 'benchstore', mb_per_s, NULL, NULL, NULL
+                        FROM bench_seqscan('scan_sample', 'raw', 'cold', iodepth => $depth, record => false)"
+                done
+            else
+                out=$(fio --name=scan --filename="$files" --readonly --rw=read --bs=1M \
+                      --ioengine=io_uring --iodepth=32 --direct=1 \
+                      --output-format=json 2>/dev/null)
+                read -r bw iops < <(echo "$out" | jq -r '.jobs[0].read | "\(.bw_bytes) \(.iops)"')
+                bs_psql -Atq -c "INSERT INTO depth_sample VALUES ('rawscan', '1MB', 32, $r, 'fio',
+                                 $bw / 1048576.0, $iops, NULL, NULL)"
+            fi
+        done
+    done
 fi
 
 bs_log "results (median over rounds; ratio = benchstore / reference, per round)"
@@ -179,4 +297,38 @@ FROM pair
 GROUP BY medium, what, bs, streams
 ORDER BY medium, array_position(ARRAY['seqwrite', 'seqread', 'randread', 'randwrite', 'sync', 'timing'], what),
          pg_size_bytes(bs), streams;
+
+-- queue depth: benchstore against fio at the same depth (rawscan: fio at 32)
+WITH pair AS (
+    SELECT b.what, b.bs, b.depth, b.round,
+           b.mb_per_s AS b_mb, f.mb_per_s AS f_mb, b.iops AS b_iops, f.iops AS f_iops,
+           b.p50_us AS b_p50, f.p50_us AS f_p50, b.p99_us AS b_p99, f.p99_us AS f_p99
+    FROM depth_sample b
+    JOIN depth_sample f ON f.what = b.what AND f.bs = b.bs AND f.round = b.round
+                       AND f.tool = 'fio' AND (f.depth = b.depth OR b.what = 'rawscan')
+    WHERE b.tool = 'benchstore'
+)
+SELECT what AS test, bs AS block_size, depth,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b_mb)::numeric, 1) AS bs_mb_s,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY f_mb)::numeric, 1) AS fio_mb_s,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b_mb / f_mb)::numeric, 3) AS mb_ratio,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b_iops)::numeric, 0) AS bs_iops,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY f_iops)::numeric, 0) AS fio_iops,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b_p50)::numeric, 1) AS bs_p50,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY f_p50)::numeric, 1) AS fio_p50,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b_p50 / f_p50)::numeric, 3) AS p50_ratio,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b_p99)::numeric, 1) AS bs_p99,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY f_p99)::numeric, 1) AS fio_p99,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b_p99 / f_p99)::numeric, 3) AS p99_ratio,
+       string_agg(round((b_mb / f_mb)::numeric, 2)::text, ' ' ORDER BY round) AS mb_ratio_per_round
+FROM pair
+GROUP BY what, bs, depth
+ORDER BY array_position(ARRAY['randread', 'randwrite', 'seqread', 'seqwrite', 'rawscan', 'tmpfs randread'], what), depth;
+
+-- depth gain of 8 kB random reads: depth 32 over depth 1, each tool
+SELECT tool,
+       round((percentile_cont(0.5) WITHIN GROUP (ORDER BY iops) FILTER (WHERE depth = 32) /
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY iops) FILTER (WHERE depth = 1))::numeric, 2)
+         AS randread_iops_depth32_over_depth1
+FROM depth_sample WHERE what = 'randread' GROUP BY tool ORDER BY tool;
 SQL

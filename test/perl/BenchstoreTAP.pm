@@ -6,6 +6,10 @@
 # bs_have_proc_io()            whether the kernel reports per-process I/O
 # bs_fs_type($dir)             the filesystem type under a directory
 # bs_temp_files($dir)          PostgreSQL temporary files under a directory
+# bs_wait_for_files($dir, $n)  wait until $n temporary files are there
+# bs_backend_pid($node, $sql_prefix)
+#                              the pid of the client backend running a
+#                              statement that starts so (waits for it)
 # bs_plproxy_cluster($coordinator, $name, \@nodes, %opts)
 #                              a PL/Proxy cluster (foreign server) on the
 #                              coordinator whose partitions p0, p1, ... are
@@ -20,9 +24,10 @@ use JSON::PP;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes ();
 
 our @EXPORT = qw(bs_node bs_rows bs_row bs_have_proc_io bs_fs_type bs_temp_files
-  bs_plproxy_cluster);
+  bs_wait_for_files bs_backend_pid bs_plproxy_cluster);
 
 sub bs_node
 {
@@ -76,6 +81,32 @@ sub bs_temp_files
 	return @files unless -d $dir;
 	find(sub { push @files, $File::Find::name if -f $_ && /^pgsql_tmp/ }, $dir);
 	return @files;
+}
+
+sub bs_wait_for_files
+{
+	my ($dir, $n) = @_;
+	for (my $i = 0; $i < 10 * $PostgreSQL::Test::Utils::timeout_default; $i++)
+	{
+		return 1 if scalar(bs_temp_files($dir)) >= $n;
+		Time::HiRes::usleep(100_000);
+	}
+	return 0;
+}
+
+sub bs_backend_pid
+{
+	my ($node, $pattern) = @_;
+	$pattern =~ s/'/''/g;
+	for (my $i = 0; $i < 10 * $PostgreSQL::Test::Utils::timeout_default; $i++)
+	{
+		my $pid = $node->safe_psql('postgres', qq{
+			SELECT pid FROM pg_stat_activity
+			WHERE query LIKE '$pattern%' AND backend_type = 'client backend' AND state = 'active'});
+		return $pid if $pid ne '';
+		Time::HiRes::usleep(100_000);
+	}
+	die "no backend running $pattern";
 }
 
 # A PL/Proxy cluster named $name on the coordinator: one partition per

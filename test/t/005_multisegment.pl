@@ -1,5 +1,5 @@
-# A table over 1 GB, stored in two segment files: every mode reads both,
-# sizes agree with pg_relation_size and pg_total_relation_size, and
+# A table over 1 GB, stored in two segment files: every mode reads both
+# (raw mode also at depth, serial and parallel), sizes agree with pg_relation_size and pg_total_relation_size, and
 # eviction reaches every segment.
 use strict;
 use warnings;
@@ -49,6 +49,17 @@ foreach my $mode (qw(heap buffer raw))
 }
 my $raw = bs_row($node, "SELECT * FROM bench_seqscan('wide', 'raw')");
 is($raw->{blks_read}, $pages, 'raw: every block read from the files');
+
+# Raw at depth (io_uring): the same pages and line pointers, serial and
+# with workers, whose reads cross the segment boundary in flight.
+foreach my $workers (0, 2)
+{
+	my $d = bs_row($node,
+		"SELECT * FROM bench_seqscan('wide', 'raw', iodepth => 16, workers => $workers)");
+	is($d->{pages}, $pages, "raw at depth 16, $workers workers: every page of both segments");
+	is($d->{tuples}, $rows, "raw at depth 16, $workers workers: tuples");
+	is($d->{iodepth}, 16, "raw at depth 16, $workers workers: iodepth column");
+}
 
 my $ev = bs_row($node, "SELECT * FROM bench_cache_evict('wide')");
 is($ev->{files}, 2, 'eviction reached both segments');

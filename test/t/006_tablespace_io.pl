@@ -7,7 +7,6 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use Time::HiRes qw(usleep);
 use FindBin;
 use lib "$FindBin::RealBin/../perl";
 use BenchstoreTAP;
@@ -19,31 +18,7 @@ my $tsdir = PostgreSQL::Test::Utils::tempdir();
 $node->safe_psql('postgres', "CREATE TABLESPACE io_ts LOCATION '$tsdir'");
 my $base_tmp = $node->data_dir . '/base/pgsql_tmp';
 
-sub wait_for_files
-{
-	my ($dir, $n) = @_;
-	for (my $i = 0; $i < 10 * $PostgreSQL::Test::Utils::timeout_default; $i++)
-	{
-		return 1 if scalar(bs_temp_files($dir)) >= $n;
-		usleep(100_000);
-	}
-	return 0;
-}
 
-sub backend_pid
-{
-	my ($pattern) = @_;
-	$pattern =~ s/'/''/g;
-	for (my $i = 0; $i < 10 * $PostgreSQL::Test::Utils::timeout_default; $i++)
-	{
-		my $pid = $node->safe_psql('postgres', qq{
-			SELECT pid FROM pg_stat_activity
-			WHERE query LIKE '$pattern%' AND backend_type = 'client backend' AND state = 'active'});
-		return $pid if $pid ne '';
-		usleep(100_000);
-	}
-	die "no backend running $pattern";
-}
 
 # Direct I/O works here, or is refused with a clear error and a hint.
 my $fs = bs_fs_type($tsdir);
@@ -74,13 +49,13 @@ my $long = "SELECT * FROM bench_tablespace_io('io_ts', size => '512MB', streams 
   . "direct => false, tests => '{seqwrite,randwrite,randread}', duration => '60s')";
 my $bg = $node->background_psql('postgres', on_error_stop => 0);
 $bg->query_until(qr//, "$long;\n");
-ok(wait_for_files($tsdir, 2), 'two streams have their files in the tablespace');
+ok(bs_wait_for_files($tsdir, 2), 'two streams have their files in the tablespace');
 is(scalar(bs_temp_files($base_tmp)), 0, 'and none in the default tablespace');
 my @files = bs_temp_files($tsdir);
 like($files[0], qr{/PG_\d+_\d+/pgsql_tmp/pgsql_tmp\d+\.\d+$}, 'under the tablespace\'s pgsql_tmp');
 
 # Cancel: the run stops, the files go.
-my $pid = backend_pid("SELECT * FROM bench_tablespace_io('io_ts'");
+my $pid = bs_backend_pid($node, "SELECT * FROM bench_tablespace_io('io_ts'");
 $node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)");
 $bg->query('SELECT 1');
 like($bg->{stderr}, qr/canceling statement due to user request/, 'cancel stops the run');
@@ -99,8 +74,8 @@ is(scalar(bs_temp_files($tsdir)), 0, 'no file left after statement_timeout');
 # pg_terminate_backend.
 $bg = $node->background_psql('postgres', on_error_stop => 0);
 $bg->query_until(qr//, "$long;\n");
-ok(wait_for_files($tsdir, 2), 'files there before termination');
-$pid = backend_pid("SELECT * FROM bench_tablespace_io('io_ts'");
+ok(bs_wait_for_files($tsdir, 2), 'files there before termination');
+$pid = bs_backend_pid($node, "SELECT * FROM bench_tablespace_io('io_ts'");
 $node->safe_psql('postgres', "SELECT pg_terminate_backend($pid)");
 $node->poll_query_until('postgres',
 	"SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = $pid OR backend_type = 'parallel worker'");
@@ -111,8 +86,8 @@ is(scalar(bs_temp_files($tsdir)), 0, 'no file left after pg_terminate_backend');
 # the cluster, and the files are removed as it restarts.
 $bg = $node->background_psql('postgres', on_error_stop => 0);
 $bg->query_until(qr//, "$long;\n");
-ok(wait_for_files($tsdir, 2), 'files there before the crash');
-$pid = backend_pid("SELECT * FROM bench_tablespace_io('io_ts'");
+ok(bs_wait_for_files($tsdir, 2), 'files there before the crash');
+$pid = bs_backend_pid($node, "SELECT * FROM bench_tablespace_io('io_ts'");
 kill 'KILL', $pid;
 eval { $bg->quit; };
 $node->poll_query_until('postgres', 'SELECT 1', '1')
@@ -127,7 +102,7 @@ my $q = "SELECT 'result:' || string_agg(test || ':' || bytes, ',') FROM bench_ta
   . "size => '256MB', direct => false, tests => '{seqwrite,seqread}')";
 $s1->query_until(qr//, "$q;\n");
 $s2->query_until(qr//, "$q;\n");
-ok(wait_for_files($tsdir, 2), 'two sessions write their files at the same time');
+ok(bs_wait_for_files($tsdir, 2), 'two sessions write their files at the same time');
 my $r1 = $s1->query_until(qr/result:.*\n/, '');
 my $r2 = $s2->query_until(qr/result:.*\n/, '');
 like($r1, qr/result:seqwrite:268435456,seqread:268435456/, 'first session ran in full');

@@ -348,6 +348,25 @@ is("$hist->{runs}/$hist->{benchmark}/$hist->{target}/$hist->{tests}",
 is(join(',', map { $_->safe_psql('postgres', "SELECT count(*) FROM bench_history WHERE label = 'tap-io'") } @nodes),
 	'3,3,3', 'each node recorded its three tests');
 
+# Queue depth on every node: each node's row and the total say it.
+@rows = bs_rows($coord, q{
+	SELECT * FROM bench_cluster_tablespace_io('bench', size => '4MB', block_size => '64kB',
+		tests => '{seqwrite,randread}', duration => '1s', direct => false,
+		iodepth => 4, label => 'tap-io-depth')});
+is(join(',', map { "$_->{node}:$_->{iodepth}:$_->{bytes}" } grep { $_->{test} eq 'seqwrite' } @rows),
+	'p0:4:4194304,p1:4:4194304,p2:4:4194304,total:4:12582912',
+	'tablespace_io at depth 4: every node and the total at depth 4, every block once');
+is(join(',', map { $_->safe_psql('postgres',
+		"SELECT string_agg(DISTINCT iodepth::text, ',') FROM bench_history WHERE label = 'tap-io-depth'") } @nodes),
+	'4,4,4', 'each node recorded its runs at depth 4');
+is($coord->safe_psql('postgres',
+		"SELECT arguments ->> 'iodepth' FROM bench_run WHERE label = 'tap-io-depth'"),
+	'4', 'the coordinator recorded the depth');
+like(psql_error($coord, "SELECT * FROM bench_cluster_tablespace_io('bench', size => '1MB', iodepth => NULL)"),
+	qr/ERROR:  22004: iodepth cannot be null/, 'tablespace_io: a NULL iodepth: 22004');
+like(psql_error($coord, "SELECT * FROM bench_cluster_tablespace_io('bench', size => '1MB', iodepth => 300)"),
+	qr/ERROR:  22023: iodepth must be between 1 and 256/, 'an iodepth the nodes refuse: their message');
+
 # A node without the tablespace.
 $nodes[0]->safe_psql('postgres',
 	"CREATE TABLESPACE io_ts LOCATION '" . PostgreSQL::Test::Utils::tempdir() . "'");

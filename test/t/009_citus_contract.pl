@@ -209,6 +209,10 @@ is(join(',', map { "$_->{test}:$_->{node}" } @rows),
 	join(',', map { my $t = $_; map { "$t:$_" } @names, 'total' } qw(seqwrite seqread)),
 	'tablespace_io: per test, a row per worker and the total');
 is($rows[2]{bytes}, $rows[0]{bytes} + $rows[1]{bytes}, 'tablespace_io: total bytes summed');
+@rows = bs_rows($coord, q{
+	SELECT * FROM bench_cluster_tablespace_io('citus', size => '2MB', tests => '{seqwrite}',
+		direct => false, record => false, iodepth => 8)});
+is(join(',', map { $_->{iodepth} } @rows), '8,8,8', 'tablespace_io through Citus at depth 8: every row says so');
 
 # --- Errors.
 sub psql_error

@@ -1,0 +1,154 @@
+# Version 1.1 and its upgrade path.  CREATE EXTENSION benchstore VERSION
+# '1.0' then ALTER EXTENSION benchstore UPDATE (and benchstore_cluster
+# likewise) gives the same functions
+# (signatures, result columns, comments, privileges, bodies), views,
+# tables and configuration tables as a fresh 1.1; the runs a 1.0 database
+# recorded survive the update and a pg_dump and restore after it; and the
+# 1.1 library still serves a database whose SQL definitions are 1.0.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use BenchstoreTAP;
+
+my $node = PostgreSQL::Test::Cluster->new('upgrade');
+$node->init;
+$node->start;
+
+is($node->safe_psql('postgres',
+	"SELECT default_version FROM pg_available_extensions WHERE name = 'benchstore'"),
+	'1.1', 'the control file defaults to 1.1');
+
+# What an extension consists of, as text to compare between databases.
+my $catalog = q{
+WITH ext AS (
+	SELECT d.classid, d.objid FROM pg_depend d
+	JOIN pg_extension e ON e.oid = d.refobjid
+	WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+	  AND e.extname = :'ext')
+SELECT 'function ' || p.oid::regprocedure
+	   || ' returns ' || pg_get_function_result(p.oid)
+	   || ' args ' || pg_get_function_arguments(p.oid)
+	   || ' ' || p.provolatile::text || p.proparallel::text || p.prosecdef::text || p.proisstrict::text
+	   || ' config ' || coalesce(array_to_string(p.proconfig, ','), '')
+	   || ' acl ' || coalesce(p.proacl::text, 'default')
+	   || ' comment ' || coalesce(obj_description(p.oid, 'pg_proc'), '')
+	   || ' body ' || md5(p.prosrc) AS item
+FROM ext JOIN pg_proc p ON ext.classid = 'pg_proc'::regclass AND p.oid = ext.objid
+UNION ALL
+SELECT 'relation ' || c.relname || ' ' || c.relkind::text
+	   || ' acl ' || coalesce(c.relacl::text, 'default')
+	   || ' comment ' || coalesce(obj_description(c.oid, 'pg_class'), '')
+	   || ' options ' || coalesce(array_to_string(c.reloptions, ','), '')
+	   || ' columns ' || coalesce((SELECT string_agg(a.attname || ':' || format_type(a.atttypid, a.atttypmod)
+			|| CASE WHEN a.attnotnull THEN ' not null' ELSE '' END
+			|| coalesce(' default ' || pg_get_expr(ad.adbin, ad.adrelid), ''), ', ' ORDER BY a.attnum)
+		FROM pg_attribute a LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
+		WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '')
+	   || CASE WHEN c.relkind = 'v' THEN ' view ' || md5(pg_get_viewdef(c.oid)) ELSE '' END
+FROM ext JOIN pg_class c ON ext.classid = 'pg_class'::regclass AND c.oid = ext.objid
+UNION ALL
+SELECT 'index ' || pg_get_indexdef(i.indexrelid)
+FROM ext JOIN pg_index i ON ext.classid = 'pg_class'::regclass AND i.indrelid = ext.objid
+UNION ALL
+SELECT 'constraint ' || conrelid::regclass || ' ' || pg_get_constraintdef(co.oid)
+FROM ext JOIN pg_constraint co ON ext.classid = 'pg_class'::regclass AND co.conrelid = ext.objid
+UNION ALL
+SELECT 'type ' || t.typname
+FROM ext JOIN pg_type t ON ext.classid = 'pg_type'::regclass AND t.oid = ext.objid
+UNION ALL
+SELECT 'config ' || coalesce((SELECT string_agg(x::regclass::text, ',' ORDER BY x::regclass::text)
+							  FROM unnest(extconfig) x), '')
+	   || ' conditions ' || coalesce(array_to_string(extcondition, ','), '')
+	   || ' version ' || extversion
+FROM pg_extension WHERE extname = :'ext'
+ORDER BY 1};
+
+# A database at 1.0 that has recorded runs.
+$node->safe_psql('postgres', 'CREATE DATABASE old; CREATE DATABASE fresh');
+$node->safe_psql('old', q{
+	CREATE EXTENSION benchstore VERSION '1.0';
+	CREATE TABLE t AS SELECT g AS id, repeat('x', 50) AS pad FROM generate_series(1, 5000) g;
+	CHECKPOINT;});
+is($node->safe_psql('old', "SELECT extversion FROM pg_extension WHERE extname = 'benchstore'"),
+	'1.0', 'created at 1.0');
+
+# The 1.1 library serves the 1.0 definitions: no iodepth argument or column.
+$node->safe_psql('old', q{
+	SELECT count(*) FROM bench_seqscan('t', 'raw', repeat => 2, label => 'u-scan');
+	SELECT count(*) FROM bench_tablespace_io(size => '1MB', direct => false,
+		tests => '{seqwrite,randread}', duration => '1s', label => 'u-io');
+	SELECT bench_record('pgbench', 'old-db', '{"tps": 1234.5}', 'u-ext');});
+my $io10 = $node->safe_psql('old', q{
+	SELECT string_agg(test, ',') FROM bench_tablespace_io(size => '1MB', direct => false,
+		tests => '{seqwrite}', record => false)});
+is($io10, 'seqwrite', 'a 1.0 definition runs with the 1.1 library');
+my $runs_before = $node->safe_psql('old',
+	'SELECT string_agg(bench_run_json(run_id)::text, E\'\n\' ORDER BY run_id) FROM bench_run');
+my $nruns = $node->safe_psql('old', 'SELECT count(*) FROM bench_run');
+is($nruns, 3, 'three runs recorded at 1.0');
+
+# Update, and compare with a fresh 1.1.
+$node->safe_psql('old', 'ALTER EXTENSION benchstore UPDATE');
+$node->safe_psql('fresh', 'CREATE EXTENSION benchstore');
+sub catalog_of
+{
+	my ($db, $ext) = @_;
+	return $node->safe_psql($db, "\\set ext $ext\n$catalog");
+}
+my $cat_updated = catalog_of('old', 'benchstore');
+my $cat_fresh = catalog_of('fresh', 'benchstore');
+like($cat_fresh, qr/version 1\.1/, 'fresh install is 1.1');
+like($cat_fresh, qr/iodepth integer DEFAULT 1/, 'and has the iodepth argument');
+is($cat_updated, $cat_fresh,
+	'1.0 updated to 1.1 equals a fresh 1.1: functions, signatures, comments, privileges, tables, views, configuration tables');
+
+is($node->safe_psql('old',
+	'SELECT string_agg(bench_run_json(run_id)::text, E\'\n\' ORDER BY run_id) FROM bench_run'),
+	$runs_before, 'the recorded runs are unchanged by the update');
+is($node->safe_psql('old',
+	"SELECT string_agg(DISTINCT label || ':' || coalesce(iodepth::text, '-'), ',') FROM bench_history"),
+	'u-ext:-,u-io:1,u-scan:1', 'and read through bench_history with the depth they ran at');
+
+# New runs after the update, beside the old ones.
+$node->safe_psql('old', q{
+	SELECT count(*) FROM bench_tablespace_io(size => '1MB', direct => false,
+		tests => '{seqwrite,randread}', duration => '1s', label => 'u-io')});
+is($node->safe_psql('old', "SELECT count(*) FROM bench_run WHERE label = 'u-io'"), 2,
+	'a 1.1 run joins the 1.0 run under its label');
+
+# benchstore_cluster the same way.
+$node->safe_psql('old', "CREATE EXTENSION plproxy; CREATE EXTENSION benchstore_cluster VERSION '1.0'");
+$node->safe_psql('old', 'ALTER EXTENSION benchstore_cluster UPDATE');
+$node->safe_psql('fresh', 'CREATE EXTENSION plproxy; CREATE EXTENSION benchstore_cluster');
+my $cl_fresh = catalog_of('fresh', 'benchstore_cluster');
+like($cl_fresh, qr/bench_cluster_tablespace_io.* iodepth integer DEFAULT 1/,
+	'a fresh benchstore_cluster 1.1 has the iodepth argument');
+is(catalog_of('old', 'benchstore_cluster'), $cl_fresh,
+	'benchstore_cluster 1.0 updated to 1.1 equals a fresh 1.1');
+
+# pg_dump and restore of the updated database.
+my $dump = $node->basedir . '/old.dump';
+$node->command_ok([ 'pg_dump', '-Fc', '-f', $dump, '-d', $node->connstr('old') ],
+	'pg_dump of the updated database');
+$node->safe_psql('postgres', 'CREATE DATABASE restored');
+$node->command_ok([ 'pg_restore', '--exit-on-error', '-d', $node->connstr('restored'), $dump ],
+	'pg_restore into a new database');
+is(catalog_of('restored', 'benchstore'), $cat_fresh,
+	'the restored extension equals a fresh 1.1');
+is(catalog_of('restored', 'benchstore_cluster'), $cl_fresh,
+	'and so does the restored benchstore_cluster');
+is($node->safe_psql('restored',
+	'SELECT string_agg(bench_run_json(run_id)::text, E\'\n\' ORDER BY run_id) FROM bench_run'),
+	$node->safe_psql('old',
+	'SELECT string_agg(bench_run_json(run_id)::text, E\'\n\' ORDER BY run_id) FROM bench_run'),
+	'every recorded run survives pg_dump and restore');
+my $max = $node->safe_psql('restored', 'SELECT max(run_id) FROM bench_run');
+my $next = $node->safe_psql('restored', q{SELECT bench_record('x', 'y', '{"v": 1}', 'after')});
+cmp_ok($next, '>', $max, 'run ids go on after the restored ones');
+
+$node->stop;
+done_testing();
