@@ -16,6 +16,7 @@ OBJS = \
 	src/seqscan_parallel.o \
 	src/history.o \
 	src/io_engine.o \
+	src/prefault.o \
 	src/progress.o \
 	src/query.o \
 	src/target.o \

@@ -88,6 +88,9 @@ extern void bs_hist_add(BsHistogram *h, uint64 ns);
 extern void bs_hist_merge(BsHistogram *dst, const BsHistogram *src);
 extern double bs_hist_percentile_ns(const BsHistogram *h, double q);
 
+/* prefault.c: map a relation's shared buffers into this process, untimed */
+extern int64 bs_map_relation_buffers(Relation rel, BlockNumber nblocks);
+
 /* cache.c: segment files and the OS page cache */
 extern uint64 bs_main_fork_bytes(List *relids);
 extern char *bs_segment_path(const char *fork_path, BlockNumber segno);

@@ -75,13 +75,14 @@ extern void bs_raw_read_depth(BsIoEngine *engine, BsRawNextFn next, void *arg,
 							  bool count_tuples, int64 *blocks, int64 *nlp,
 							  BsScanTotals *totals, BsProgress *progress);
 
-/* seqscan_parallel.c: begin (untimed), run (timed), end */
+/* seqscan_parallel.c: begin and start (untimed), run (timed), end */
 typedef struct BsParallelScanData BsParallelScan;
 
 extern BsParallelScan *bs_parallel_scan_begin(BsTarget *target,
 											  BsScanMode mode, bool cold,
 											  Snapshot snapshot, int nworkers,
 											  int iodepth);
+extern void bs_parallel_scan_start(BsParallelScan *ps);
 extern void bs_parallel_scan_run(BsParallelScan *ps, BsScanTotals *totals,
 								 BsProgress *progress);
 extern void bs_parallel_scan_end(BsParallelScan *ps);

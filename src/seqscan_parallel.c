@@ -16,6 +16,14 @@
  *			most 1 MB.  A parallel raw scan reads the blocks that existed
  *			when it started; a serial one reads to the end of the files.
  *
+ * Starting the workers is not timed.  Each worker attaches, opens the
+ * relations, touches the shared buffers that hold their blocks
+ * (prefault.c), says it is ready and waits; the caller, once every launched worker is ready, starts
+ * its clock and lets them go.  A worker is a new process every time: its
+ * start (some 20 ms) and its first touch of shared memory are costs of the
+ * process, which a serial run in a session that has scanned before does
+ * not pay either.
+ *
  * Each process adds what it counted to shared atomics at the end; its
  * buffer usage goes back to the caller as in parallel query, so blks_hit,
  * blks_read and read_ms cover all processes, and each worker reports the
@@ -44,9 +52,11 @@
 #include "port/atomics.h"
 #include "seqscan.h"
 #include "storage/bufmgr.h"
+#include "storage/condition_variable.h"
 #include "storage/fd.h"
 #include "storage/shm_toc.h"
 #include "utils/rel.h"
+#include "utils/wait_event.h"
 
 PGDLLEXPORT void bench_seqscan_worker(dsm_segment *seg, shm_toc *toc);
 
@@ -84,6 +94,9 @@ typedef struct BsScanShared
 	int			iodepth;		/* raw: reads in flight per process */
 	int			nworkers;		/* planned */
 	int			nrels;
+	pg_atomic_uint32 ready;		/* workers ready to scan */
+	pg_atomic_uint32 go;		/* set by the caller when its clock starts */
+	ConditionVariable start_cv; /* signals ready and go */
 	pg_atomic_uint64 progress;	/* bytes done by all processes */
 	pg_atomic_uint64 tuples;	/* the workers' counts */
 	pg_atomic_uint64 raw_blocks;
@@ -367,6 +380,26 @@ scan_share(BsScanShared *sh, char *pscans, BsScanTotals *totals,
 		pfree(raw);
 }
 
+/*
+ * Before the clock, in every process: open the relations (a new worker
+ * builds its relation cache entries here, reading the catalogs) and, for
+ * a warm heap or buffer scan, touch the shared buffers holding their
+ * blocks (prefault.c; a cold run evicted them, and raw mode reads the
+ * files).
+ */
+static void
+prepare_share(BsScanShared *sh)
+{
+	for (int i = 0; i < sh->nrels; i++)
+	{
+		Relation	rel = relation_open(sh->rels[i].relid, AccessShareLock);
+
+		if (!sh->cold && sh->mode != BS_MODE_RAW)
+			(void) bs_map_relation_buffers(rel, sh->rels[i].nblocks);
+		relation_close(rel, AccessShareLock);
+	}
+}
+
 /* Entry point of a parallel worker. */
 void
 bench_seqscan_worker(dsm_segment *seg, shm_toc *toc)
@@ -380,6 +413,14 @@ bench_seqscan_worker(dsm_segment *seg, shm_toc *toc)
 	BsProgress	progress;
 	uint64		os_start = 0;
 	uint64		os_end = 0;
+
+	prepare_share(sh);
+	pg_atomic_fetch_add_u32(&sh->ready, 1);
+	ConditionVariableBroadcast(&sh->start_cv);
+	ConditionVariablePrepareToSleep(&sh->start_cv);
+	while (pg_atomic_read_u32(&sh->go) == 0)
+		ConditionVariableSleep(&sh->start_cv, PG_WAIT_EXTENSION);
+	ConditionVariableCancelSleep();
 
 	memset(&totals, 0, sizeof(totals));
 	INSTR_TIME_SET_ZERO(totals.raw_io_time);
@@ -472,6 +513,9 @@ bs_parallel_scan_begin(BsTarget *target, BsScanMode mode, bool cold,
 	pg_atomic_init_u64(&sh->tuples, 0);
 	pg_atomic_init_u64(&sh->raw_blocks, 0);
 	pg_atomic_init_u64(&sh->raw_io_ns, 0);
+	pg_atomic_init_u32(&sh->ready, 0);
+	pg_atomic_init_u32(&sh->go, 0);
+	ConditionVariableInit(&sh->start_cv);
 	shm_toc_insert(pcxt->toc, BS_KEY_SHARED, sh);
 	ps->shared = sh;
 
@@ -547,7 +591,49 @@ heap_blocks_handed_out(void *arg)
 #endif
 
 /*
- * The timed part: start the workers, scan the caller's share, wait for
+ * Untimed: launch the workers, map the caller's own buffers meanwhile, and
+ * wait until every worker that started is ready to scan.  A worker that
+ * fails raises its error here; one that exits without a word (it cannot,
+ * short of a crash) is reported rather than waited for.
+ */
+void
+bs_parallel_scan_start(BsParallelScan *ps)
+{
+	ParallelContext *pcxt = ps->pcxt;
+	BsScanShared *sh = ps->shared;
+
+	LaunchParallelWorkers(pcxt);
+	prepare_share(sh);
+	if (pcxt->nworkers_launched == 0)
+		return;
+
+	WaitForParallelWorkersToAttach(pcxt);
+	ConditionVariablePrepareToSleep(&sh->start_cv);
+	while (pg_atomic_read_u32(&sh->ready) < (uint32) pcxt->nworkers_launched)
+	{
+		if (!ConditionVariableTimedSleep(&sh->start_cv, 1000,
+										 PG_WAIT_EXTENSION))
+			continue;
+		/* a second without news: has a worker gone? */
+		CHECK_FOR_INTERRUPTS();
+		for (int w = 0; w < pcxt->nworkers_launched; w++)
+		{
+			pid_t		pid;
+
+			if (pcxt->worker[w].bgwhandle != NULL &&
+				GetBackgroundWorkerPid(pcxt->worker[w].bgwhandle, &pid) == BGWH_STOPPED &&
+				pg_atomic_read_u32(&sh->ready) < (uint32) pcxt->nworkers_launched)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("parallel worker exited before the scan started"),
+						 errhint("More details may be available in the server log.")));
+		}
+	}
+	ConditionVariableCancelSleep();
+}
+
+/*
+ * The timed part: let the workers go, scan the caller's share, wait for
  * the workers, and gather everything into totals.  The workers' buffer
  * usage is added to the caller's pgBufferUsage, as parallel query does.
  */
@@ -558,7 +644,8 @@ bs_parallel_scan_run(BsParallelScan *ps, BsScanTotals *totals,
 	ParallelContext *pcxt = ps->pcxt;
 	BsScanShared *sh = ps->shared;
 
-	LaunchParallelWorkers(pcxt);
+	pg_atomic_write_u32(&sh->go, 1);
+	ConditionVariableBroadcast(&sh->start_cv);
 	totals->workers_launched = pcxt->nworkers_launched;
 
 	bs_progress_share(progress, &sh->progress, false);

@@ -148,6 +148,60 @@ foreach my $what (sort keys %calls)
 	$bg->quit;
 }
 
+# Before its clock, each process of a warm heap or buffer scan touches the
+# shared buffers holding the table that it has not touched before
+# (prefault.c): a new session's first run touches every buffer found, its
+# second none, and each parallel worker, a new process every time, all of
+# them.  Cold and raw runs touch nothing.  Both ways of finding the
+# buffers: a lookup per block (under a thirty-second of shared buffers)
+# and a pass over every descriptor (above).
+my $thirty_second = $node->safe_psql('postgres',
+	"SELECT setting::int / 32 FROM pg_settings WHERE name = 'shared_buffers'");
+foreach my $case ([ 'few', int($thirty_second / 4) ], [ 'many', $thirty_second * 2 ])
+{
+	my ($t, $want_pages) = @$case;
+	# about 15 rows of 500 bytes per 8 kB page
+	$node->safe_psql('postgres', qq{
+		CREATE TABLE $t (id integer, pad text);
+		INSERT INTO $t SELECT g, repeat('x', 500) FROM generate_series(1, $want_pages * 15) g;
+		VACUUM ANALYZE $t;
+	});
+	my $pages = $node->safe_psql('postgres',
+		"SELECT pages FROM bench_seqscan('$t', record => false)");
+	cmp_ok($pages, $want_pages > $thirty_second ? '>=' : '<', $thirty_second,
+		"$t: $pages pages, " . ($want_pages > $thirty_second ? 'a pass over the descriptors' : 'a lookup per block'));
+	my ($ret, $out, $err) = $node->psql('postgres', qq{
+		SET client_min_messages = debug1;
+		DO \$\$BEGIN RAISE NOTICE 'run first'; END\$\$;
+		SELECT FROM bench_seqscan('$t', record => false);
+		DO \$\$BEGIN RAISE NOTICE 'run second'; END\$\$;
+		SELECT FROM bench_seqscan('$t', 'buffer', record => false);
+		DO \$\$BEGIN RAISE NOTICE 'run workers'; END\$\$;
+		SELECT FROM bench_seqscan('$t', workers => 2, record => false);
+		DO \$\$BEGIN RAISE NOTICE 'run cold'; END\$\$;
+		SELECT FROM bench_seqscan('$t', 'heap', 'cold', workers => 2, record => false);
+		DO \$\$BEGIN RAISE NOTICE 'run raw'; END\$\$;
+		SELECT FROM bench_seqscan('$t', 'raw', workers => 2, record => false);
+		DO \$\$BEGIN RAISE NOTICE 'run end'; END\$\$;
+	});
+	is($ret, 0, "$t: the runs succeed with DEBUG1 messages on");
+	my %touched;
+	my $run = '';
+	foreach my $line (split /\n/, $err)
+	{
+		$run = $1 if $line =~ /NOTICE:  run (\w+)/;
+		push @{ $touched{$run} }, "$1/$2"
+		  if $line =~ /DEBUG:  (\d+) of the (\d+) shared buffers holding blocks of "$t" touched before the clock/;
+	}
+	is_deeply($touched{first}, ["$pages/$pages"],
+		"$t: a new session's first run touches every buffer of the table");
+	is_deeply($touched{second}, ["0/$pages"], "$t: its second run none");
+	is_deeply([ sort @{ $touched{workers} } ], [ sort ("0/$pages", "$pages/$pages", "$pages/$pages") ],
+		"$t: with two workers, the caller none and each worker all of them");
+	ok(!exists $touched{cold} && !exists $touched{raw}, "$t: cold and raw runs touch nothing")
+	  or diag explain \%touched;
+}
+
 # Another session's temporary table is refused.
 my $tmp = $node->background_psql('postgres');
 $tmp->query_safe('CREATE TEMP TABLE mine AS SELECT g FROM generate_series(1, 100) g');
