@@ -175,6 +175,7 @@ extern void bs_progress_check(BsProgress *p);
 extern void bs_progress_share(BsProgress *p, pg_atomic_uint64 *counter,
 							  bool quiet);
 extern void bs_progress_flush(BsProgress *p);
+extern void bs_progress_end(BsProgress *p);
 
 static inline void
 bs_progress_advance(BsProgress *p, uint64 bytes)

@@ -42,6 +42,20 @@ bs_progress_begin(BsProgress *p, char *what, uint64 total_bytes,
 	p->last = p->start;
 }
 
+/* Bytes done by the run (all processes of a parallel one), and the share. */
+static double
+progress_fraction(BsProgress *p, double elapsed_s, uint64 *done)
+{
+	double		fraction = 0.0;
+
+	*done = p->total_fn ? p->total_fn(p->total_arg) : p->done;
+	if (p->total_bytes > 0)
+		fraction = (double) *done / p->total_bytes;
+	if (p->duration_us > 0)
+		fraction = Max(fraction, elapsed_s * 1e6 / p->duration_us);
+	return Min(fraction, 1.0);
+}
+
 /* Look at the clock; report when the interval has passed since the last. */
 void
 bs_progress_check(BsProgress *p)
@@ -52,7 +66,7 @@ bs_progress_check(BsProgress *p)
 	double		last_ms;
 	double		elapsed_s;
 	uint64		done;
-	double		fraction = 0.0;
+	double		fraction;
 
 	p->next_check = p->done + BS_PROGRESS_CHECK_BYTES;
 	if (p->publish)
@@ -69,13 +83,7 @@ bs_progress_check(BsProgress *p)
 	since_start = now;
 	INSTR_TIME_SUBTRACT(since_start, p->start);
 	elapsed_s = INSTR_TIME_GET_DOUBLE(since_start);
-	done = p->total_fn ? p->total_fn(p->total_arg) : p->done;
-
-	if (p->total_bytes > 0)
-		fraction = (double) done / p->total_bytes;
-	if (p->duration_us > 0)
-		fraction = Max(fraction, elapsed_s * 1e6 / p->duration_us);
-	fraction = Min(fraction, 1.0);
+	fraction = progress_fraction(p, elapsed_s, &done);
 
 	if (p->total_bytes > 0 || p->duration_us > 0)
 		ereport(NOTICE,
@@ -92,6 +100,31 @@ bs_progress_check(BsProgress *p)
 									  last_ms))));
 	p->last = now;
 	p->last_done = done;
+}
+
+/*
+ * The run is over: say at DEBUG1 where its count of bytes ended.  The
+ * NOTICE messages come at the interval, so how far along the last one was
+ * depends on timing; this one does not.  A run whose count ends short of
+ * 100 % (pages left out of the count) shows here.
+ */
+void
+bs_progress_end(BsProgress *p)
+{
+	instr_time	since_start;
+	uint64		done;
+	double		fraction;
+
+	if (!p->active || p->quiet || p->total_bytes == 0)
+		return;
+	bs_progress_flush(p);
+	INSTR_TIME_SET_CURRENT(since_start);
+	INSTR_TIME_SUBTRACT(since_start, p->start);
+	fraction = progress_fraction(p, INSTR_TIME_GET_DOUBLE(since_start), &done);
+	ereport(DEBUG1,
+			(errmsg_internal("%s: progress ended at %.0f%% done, %.1f MB of %.1f MB",
+							 p->what, fraction * 100.0, done / BS_BYTES_PER_MB,
+							 p->total_bytes / BS_BYTES_PER_MB)));
 }
 
 /* Read all processes' bytes from the shared counter. */

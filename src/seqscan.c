@@ -811,6 +811,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 								   (uint64) (bu.shared_blks_read + bu.local_blks_read) * BLCKSZ,
 								   (uint64) totals.pages * BLCKSZ, &os_read) &&
 			totals.worker_os_known;
+		bs_progress_end(&progress);
 		if (pscan)
 			bs_parallel_scan_end(pscan);
 

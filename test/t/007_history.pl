@@ -310,11 +310,11 @@ note scalar(@matching) . ' progress lines, runs: ' . join(',', sort keys %last_p
 # Percent done counts the pages without a visible tuple too (rows deleted,
 # vacuumed; the pages stay).  On 17 and later the scan steps over such pages
 # without showing them (read streams), so a count of the pages seen would
-# stay near the share of pages that hold rows (10 % here); the messages must
-# get past half done (the last may come anywhere in the last part).  Serial:
-# the first nine tenths of the table are empty.  With workers, every tenth
-# page holds rows: the caller reports only when the scan returns to it with
-# a row, and it must meet some in its own share of the blocks.
+# stay near the share of pages that hold rows (10 % here).  Serial: the
+# first nine tenths of the table are empty.  With workers, every tenth page
+# holds rows and the processes share the blocks.  How far along the last
+# timed NOTICE was depends on the machine's speed; where the count ended is
+# said at DEBUG1 when the run is over, and it must be the whole table.
 $node->safe_psql('postgres', q{
 	CREATE TABLE sparse_0 AS SELECT g AS id, repeat('x', 300) AS pad FROM generate_series(1, 120000) g;
 	DELETE FROM sparse_0 WHERE id <= 108000;
@@ -330,14 +330,15 @@ foreach my $workers (0, 2)
 	my $rows = $node->safe_psql('postgres', "SELECT count(*) FROM sparse_$workers");
 	$ret = $node->psql('postgres', qq{
 		SET benchstore.progress_interval = 1;
+		SET client_min_messages = debug1;
 		SELECT tuples FROM bench_seqscan('sparse_$workers', workers => $workers, record => false);},
 		stdout => \$out, stderr => \$err);
 	is($ret, 0, "progress, mostly empty pages, workers => $workers: the scan runs");
 	is($out, $rows, "progress, mostly empty pages, workers => $workers: every row counted");
 	my @pct = map { /$sparse_re/ ? $1 : () } split /\n/, $err;
 	note "progress, workers => $workers: @pct";
-	my $max = (sort { $b <=> $a } @pct)[0] // 0;
-	cmp_ok($max, '>=', 50,
+	like($err,
+		qr/DEBUG:\s+seqscan \(heap\) of "sparse_$workers": progress ended at 100% done, ([\d.]+) MB of \1 MB/,
 		"progress, mostly empty pages, workers => $workers: empty pages count as done")
 	  or diag $err;
 	ok(!grep({ $_ > 100 } @pct), "progress, workers => $workers: never past 100 %");
