@@ -482,3 +482,732 @@ $$;
 
 COMMENT ON FUNCTION bench_chart(text, text, text, text, text, integer) IS
 'a recorded metric as horizontal text bars, one line per label (and per test, block size, target, ... where they differ)';
+
+
+--
+-- Settings advice: bench_tablespace_advice measures a tablespace (or takes
+-- measurements recorded under a label) and suggests random_page_cost,
+-- effective_io_concurrency, maintenance_io_concurrency and, from 17 on,
+-- io_combine_limit, each with the figures it comes from; bench_apply_advice
+-- sets a recorded advice's tablespace options and records the options it
+-- replaced; bench_undo_advice puts them back.  How each suggestion is
+-- derived, and its limits, is in doc/reference/advice.md; the constants
+-- are named at the top of bench_tablespace_advice.
+--
+CREATE TYPE bench_advice AS (
+	tablespace name,				-- the tablespace advised
+	setting text,					-- the setting's name
+	current_value text,				-- the tablespace's own option, else the server's setting
+	suggested_value text,			-- NULL: nothing to suggest (evidence says why)
+	evidence text,					-- the measured figures the suggestion comes from
+	statement text					-- the statement that would apply it
+);
+
+COMMENT ON TYPE bench_advice IS
+'one setting suggested by bench_tablespace_advice, with its evidence and the statement that applies it';
+
+CREATE FUNCTION bench_tablespace_advice(
+	tablespace name DEFAULT 'pg_default',
+	size text DEFAULT '1GB',			-- file size of each measurement, pg_size_bytes syntax
+	duration interval DEFAULT '10s',	-- time cap of each random-read measurement
+	label text DEFAULT NULL,			-- use the measurements recorded under it (a label or a run id)
+	record boolean DEFAULT true,		-- record the measurements and the advice
+	cache_hit_share float8 DEFAULT NULL	-- share of reads served from cache, 0 .. 1; NULL: from pg_statio
+)
+RETURNS SETOF bench_advice
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, @extschema@, pg_temp
+AS $$
+DECLARE
+	-- doubling the queue depth or the block size must add at least this
+	-- share of IOPS or MB/s to count as still growing
+	growth_margin constant float8 := 0.10;
+	-- a direct 8 kB read answered faster than this (median) came from a
+	-- cache (hypervisor, controller, memory), not from the storage
+	cache_latency_us constant float8 := 10.0;
+	-- block accesses needed before pg_statio's hit share is used
+	min_accesses constant bigint := 10000;
+	-- PostgreSQL's own assumption behind random_page_cost = 4
+	assumed_hit_share constant float8 := 0.9;
+	-- the depth sweep: 1, 2, 4 .. max_depth
+	max_depth constant integer := 128;
+
+	ts_name name := $1;
+	file_size text := $2;
+	cap interval := $3;
+	run_label text := $4;
+	keep boolean := $5;
+	hit_arg float8 := $6;
+	ts_oid oid;
+	db_spc oid;
+	ver integer := current_setting('server_version_num')::integer;
+	blk bigint := current_setting('block_size')::bigint;
+	blk_words text := (current_setting('block_size')::bigint / 1024) || ' kB';
+	combine_max bigint;				-- largest io_combine_limit, bytes (17+)
+	combine_now bigint;				-- the server's io_combine_limit, bytes (17+)
+	combine_cap bigint;				-- io_max_combine_limit, bytes (18+)
+	seq_blk bigint;					-- block size of the server's sequential reads
+	seq_depth integer := 1;			-- and how many it keeps in flight
+	seq_depth_used integer;
+	eic integer;
+	meas jsonb := '[]';				-- the result rows measured or recorded
+	figs jsonb;						-- medians per test, block size and depth
+	measured boolean := false;
+	uring_refused text;
+	r record;
+	b bigint;
+	d integer;
+	n integer;
+	out bench_advice;
+	advice jsonb := '[]';
+	have_rnd boolean;
+	rnd_op_us float8;				-- a random page: mean time
+	rnd_p50_us float8;				-- and median
+	rnd_buffered boolean;
+	have_seq boolean;
+	seq_page_us float8;				-- a sequential page's share of a read
+	seq_mb_s float8;
+	seq_buffered boolean;
+	knee bigint;
+	knee_next float8;
+	knee_at float8;
+	ratio float8;
+	hit float8;
+	hit_words text;
+	hits numeric;
+	accesses numeric;
+	seq_cost float8;
+	distrust text;
+	sweep text;
+BEGIN
+	IF ts_name IS NULL THEN
+		RAISE EXCEPTION 'tablespace cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF keep IS NULL THEN
+		RAISE EXCEPTION 'record cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	SELECT t.oid INTO ts_oid FROM pg_tablespace t WHERE t.spcname = ts_name;
+	IF ts_oid IS NULL THEN
+		RAISE EXCEPTION 'tablespace "%" does not exist', ts_name USING ERRCODE = 'undefined_object';
+	END IF;
+	IF ts_name = 'pg_global' THEN
+		RAISE EXCEPTION 'tablespace "pg_global" takes no advice'
+			USING ERRCODE = 'invalid_parameter_value',
+				  DETAIL = 'It holds the shared system catalogs only; tables and indexes cannot be placed in it.',
+				  HINT = 'Ask about pg_default or a tablespace of your own.';
+	END IF;
+	SELECT dattablespace INTO db_spc FROM pg_database WHERE datname = current_database();
+	IF ts_oid <> db_spc AND NOT has_tablespace_privilege(ts_oid, 'CREATE') THEN
+		RAISE EXCEPTION 'permission denied for tablespace %', ts_name
+			USING ERRCODE = 'insufficient_privilege',
+				  DETAIL = 'Advice on a tablespace is for the roles that can create objects in it.';
+	END IF;
+	IF hit_arg IS NOT NULL AND NOT (hit_arg >= 0 AND hit_arg <= 1) THEN
+		RAISE EXCEPTION 'cache_hit_share must be between 0 and 1'
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'It is the share of reads served from cache, such as 0.9; NULL measures it from pg_statio.';
+	END IF;
+
+	IF ver >= 170000 THEN
+		SELECT s.max_val::bigint * blk, s.reset_val::bigint * blk
+		  INTO combine_max, combine_now
+		  FROM pg_settings s WHERE s.name = 'io_combine_limit';
+		SELECT s.reset_val::bigint * blk INTO combine_cap
+		  FROM pg_settings s WHERE s.name = 'io_max_combine_limit';
+		seq_blk := combine_now;
+	ELSE
+		-- before 17 a sequential scan reads a block at a time through the
+		-- page cache, whose read-ahead reads 128 kB at once by default
+		seq_blk := 131072;
+	END IF;
+	-- from 18 on a sequential scan keeps up to the tablespace's
+	-- effective_io_concurrency reads in flight through io_uring, or as
+	-- many as there are I/O workers (io_method = worker); one through
+	-- the page cache's read-ahead before, or with io_method = sync
+	eic := coalesce((SELECT split_part(o, '=', 2)::integer
+					   FROM pg_tablespace t, unnest(t.spcoptions) o
+					  WHERE t.oid = ts_oid AND split_part(o, '=', 1) = 'effective_io_concurrency'),
+					(SELECT s.reset_val::integer FROM pg_settings s
+					  WHERE s.name = 'effective_io_concurrency'));
+	IF ver >= 180000 THEN
+		seq_depth := CASE (SELECT s.reset_val FROM pg_settings s WHERE s.name = 'io_method')
+						 WHEN 'io_uring' THEN eic
+						 WHEN 'worker' THEN least(eic, (SELECT s.reset_val::integer FROM pg_settings s
+														WHERE s.name = 'io_workers'))
+						 ELSE 1 END;
+		seq_depth := least(greatest(seq_depth, 1), 256);
+	END IF;
+
+	-- the measurements: those recorded under the label, or taken now
+	IF run_label IS NOT NULL THEN
+		SELECT coalesce(jsonb_agg(h.metrics || jsonb_build_object('iodepth', coalesce(h.iodepth, 1))
+								  ORDER BY h.run_id, h.row_no), '[]')
+		  INTO meas
+		  FROM bench_history h
+		 WHERE h.run_id = ANY (bench_run_ids(run_label))
+		   AND h.target = ts_name
+		   AND h.test IN ('seqread', 'randread')
+		   AND coalesce(h.streams, 1) = 1;
+	END IF;
+	IF jsonb_array_length(meas) = 0 THEN
+		IF run_label ~ '^[0-9]+$' THEN
+			RAISE EXCEPTION 'run % holds no read measurement of tablespace "%"', run_label, ts_name
+				USING ERRCODE = 'undefined_object',
+					  HINT = 'Name a label to measure under, or leave it out.';
+		END IF;
+		IF run_label IS NULL AND keep THEN
+			run_label := format('advice %s %s', ts_name,
+								to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI:SS.MS'));
+		END IF;
+		measured := true;
+		-- sequential reads in blocks of the server's sequential reads, and
+		-- from 17 on a sweep of the sizes io_combine_limit takes
+		FOR b IN
+			SELECT x.s FROM generate_series(0, 20) g, LATERAL (SELECT blk << g AS s) x
+			 WHERE (ver >= 170000 AND x.s <= least(combine_max, 1048576)) OR x.s = seq_blk
+			 ORDER BY 1
+		LOOP
+			FOR r IN
+				SELECT * FROM bench_tablespace_io(ts_name, size => file_size,
+						block_size => b || ' bytes', tests => '{seqread}', direct => true,
+						duration => cap, label => CASE WHEN keep THEN run_label END,
+						record => keep, iodepth => 1)
+			LOOP
+				meas := meas || jsonb_build_array(to_jsonb(r));
+			END LOOP;
+		END LOOP;
+		-- sequential reads as deep as the server's
+		IF seq_depth > 1 THEN
+			BEGIN
+				FOR r IN
+					SELECT * FROM bench_tablespace_io(ts_name, size => file_size,
+							block_size => seq_blk || ' bytes', tests => '{seqread}', direct => true,
+							duration => cap, label => CASE WHEN keep THEN run_label END,
+							record => keep, iodepth => seq_depth)
+				LOOP
+					meas := meas || jsonb_build_array(to_jsonb(r));
+				END LOOP;
+			EXCEPTION WHEN feature_not_supported THEN
+				GET STACKED DIAGNOSTICS uring_refused = PG_EXCEPTION_DETAIL;
+				uring_refused := coalesce(nullif(uring_refused, ''), SQLERRM);
+			END;
+		END IF;
+		-- random reads of one block, at depths 1, 2, 4 .. max_depth
+		d := 1;
+		WHILE d <= max_depth AND (d = 1 OR uring_refused IS NULL) LOOP
+			BEGIN
+				FOR r IN
+					SELECT * FROM bench_tablespace_io(ts_name, size => file_size,
+							block_size => blk || ' bytes', tests => '{randread}', direct => true,
+							duration => cap, label => CASE WHEN keep THEN run_label END,
+							record => keep, iodepth => d)
+				LOOP
+					meas := meas || jsonb_build_array(to_jsonb(r));
+				END LOOP;
+			EXCEPTION WHEN feature_not_supported THEN
+				-- io_uring missing or refused: the sweep stops at depth 1
+				GET STACKED DIAGNOSTICS uring_refused = PG_EXCEPTION_DETAIL;
+				uring_refused := coalesce(nullif(uring_refused, ''), SQLERRM);
+				EXIT;
+			END;
+			d := d * 2;
+		END LOOP;
+	END IF;
+
+	-- medians per test, block size and depth, and the time per operation
+	-- and per page of each
+	SELECT coalesce(jsonb_agg(to_jsonb(g)), '[]') INTO figs
+	  FROM (SELECT m.test, m.block_bytes, m.iodepth,
+				   bool_or(m.direct IS FALSE) AS buffered,
+				   percentile_cont(0.5) WITHIN GROUP (ORDER BY m.iops) AS iops,
+				   percentile_cont(0.5) WITHIN GROUP (ORDER BY m.mb_per_s) AS mb_per_s,
+				   percentile_cont(0.5) WITHIN GROUP (ORDER BY
+					   coalesce(m.lat_avg_us, 1e6 / m.iops,
+								m.block_bytes * 1e6 / (m.mb_per_s * 1048576))) AS op_us,
+				   percentile_cont(0.5) WITHIN GROUP (ORDER BY
+					   coalesce(m.lat_p50_us, m.lat_avg_us, 1e6 / m.iops,
+								m.block_bytes * 1e6 / (m.mb_per_s * 1048576))) AS p50_us,
+				   percentile_cont(0.5) WITHIN GROUP (ORDER BY
+					   coalesce(blk * 1e6 / (m.mb_per_s * 1048576),
+								1e6 / m.iops * blk / m.block_bytes)) AS page_us
+			  FROM (SELECT j.test,
+						   CASE WHEN j.block_size ~ '^[0-9]{1,9} ?(bytes|kB|MB|GB)$'
+								THEN pg_size_bytes(j.block_size) END AS block_bytes,
+						   coalesce(j.iodepth, 1) AS iodepth, j.direct,
+						   CASE WHEN j.iops > 0 THEN j.iops END AS iops,
+						   CASE WHEN j.mb_per_s > 0 THEN j.mb_per_s END AS mb_per_s,
+						   CASE WHEN j.lat_avg_us > 0 THEN j.lat_avg_us END AS lat_avg_us,
+						   CASE WHEN j.lat_p50_us > 0 THEN j.lat_p50_us END AS lat_p50_us
+					  FROM jsonb_to_recordset(meas) AS j(test text, block_size text, iodepth integer,
+														 direct boolean, iops float8, mb_per_s float8,
+														 lat_avg_us float8, lat_p50_us float8)) m
+			 WHERE m.block_bytes > 0 AND m.iodepth >= 1
+			   AND (m.iops IS NOT NULL OR m.mb_per_s IS NOT NULL)
+			 GROUP BY 1, 2, 3) g;
+
+	-- a random page read from storage at depth 1, as an index scan reads
+	SELECT true, f.op_us, f.p50_us, f.buffered
+	  INTO have_rnd, rnd_op_us, rnd_p50_us, rnd_buffered
+	  FROM jsonb_to_recordset(figs) AS f(test text, block_bytes bigint, iodepth integer,
+										 buffered boolean, iops float8, mb_per_s float8,
+										 op_us float8, p50_us float8, page_us float8)
+	 WHERE f.test = 'randread' AND f.block_bytes = blk AND f.iodepth = 1;
+	have_rnd := coalesce(have_rnd, false);
+	-- a page of a sequential read as the server reads: its block size, its
+	-- depth where measured, else the shallowest
+	SELECT true, f.page_us, coalesce(f.mb_per_s, f.iops * f.block_bytes / 1048576), f.buffered,
+		   f.iodepth
+	  INTO have_seq, seq_page_us, seq_mb_s, seq_buffered, seq_depth_used
+	  FROM jsonb_to_recordset(figs) AS f(test text, block_bytes bigint, iodepth integer,
+										 buffered boolean, iops float8, mb_per_s float8,
+										 op_us float8, p50_us float8, page_us float8)
+	 WHERE f.test = 'seqread' AND f.block_bytes = seq_blk
+	 ORDER BY f.iodepth = seq_depth DESC, f.iodepth LIMIT 1;
+	have_seq := coalesce(have_seq, false);
+
+	--
+	-- random_page_cost.  The time of a random page read from storage over
+	-- that of a sequential one, times the share of random reads that miss
+	-- the cache (PostgreSQL's default of 4 stands for 40 times as slow, 90 %
+	-- cached), never below 1, relative to the tablespace's seq_page_cost.
+	-- The sequential page is timed as the server's sequential scans read:
+	-- in blocks of io_combine_limit (17+) or of the page cache's read-ahead
+	-- (128 kB) before.  The hit share comes from pg_statio for the
+	-- relations in the tablespace in this database, over all their block
+	-- accesses, sequential ones too; cache_hit_share overrides it.
+	--
+	seq_cost := coalesce((SELECT split_part(o, '=', 2)::float8
+							FROM pg_tablespace t, unnest(t.spcoptions) o
+						   WHERE t.oid = ts_oid AND split_part(o, '=', 1) = 'seq_page_cost'),
+						 (SELECT s.reset_val::float8 FROM pg_settings s
+						   WHERE s.name = 'seq_page_cost'));
+	IF hit_arg IS NOT NULL THEN
+		hit := hit_arg;
+		hit_words := format('A cache hit share of %s was given (cache_hit_share)',
+							round(hit::numeric, 3));
+	ELSE
+		SELECT sum(x.hit), sum(x.hit + x.rd) INTO hits, accesses
+		  FROM (SELECT s.heap_blks_hit AS hit, s.heap_blks_read AS rd, c.reltablespace
+				  FROM pg_statio_all_tables s JOIN pg_class c ON c.oid = s.relid
+				UNION ALL
+				SELECT s.idx_blks_hit, s.idx_blks_read, c.reltablespace
+				  FROM pg_statio_all_indexes s JOIN pg_class c ON c.oid = s.indexrelid) x
+		 WHERE CASE WHEN x.reltablespace = 0 THEN db_spc ELSE x.reltablespace END = ts_oid;
+		IF coalesce(accesses, 0) >= min_accesses THEN
+			hit := (hits / accesses)::float8;
+			hit_words := format('%s %% of the %s block accesses to this tablespace''s relations in database %I were shared-buffer hits (pg_statio; reads the OS page cache served count as misses)',
+								round(100 * hit::numeric, 1), accesses, current_database());
+		ELSE
+			hit := assumed_hit_share;
+			hit_words := format('This tablespace''s relations in database %I saw %s block accesses (pg_statio), too few for a hit share: 90 %% of random reads are taken to be cache hits, as PostgreSQL''s default does',
+								current_database(), coalesce(accesses, 0));
+		END IF;
+	END IF;
+
+	out.tablespace := ts_name;
+	out.setting := 'random_page_cost';
+	out.current_value := coalesce((SELECT split_part(o, '=', 2)
+									 FROM pg_tablespace t, unnest(t.spcoptions) o
+									WHERE t.oid = ts_oid AND split_part(o, '=', 1) = out.setting),
+								  (SELECT s.reset_val FROM pg_settings s WHERE s.name = out.setting));
+	distrust := CASE
+		WHEN NOT have_rnd
+		THEN format('no random read of %s blocks at depth 1 was measured', blk_words)
+		WHEN NOT have_seq
+		THEN format('no sequential read in blocks of %s (the server''s sequential reads) was measured',
+					(seq_blk / 1024) || ' kB')
+		WHEN rnd_buffered OR seq_buffered
+		THEN 'the reads went through the OS page cache (direct => false), which may have served them'
+		WHEN rnd_p50_us < cache_latency_us
+		THEN format('a random %s read took %s µs (median), faster than storage answers: a cache (hypervisor, controller or memory) served the reads',
+					blk_words, round(rnd_p50_us::numeric, 1))
+		WHEN rnd_op_us < seq_page_us
+		THEN format('a random page (%s µs) was read faster than a sequential one (%s µs): a cache served the random reads',
+					round(rnd_op_us::numeric, 1), round(seq_page_us::numeric, 2))
+		END;
+	IF distrust IS NOT NULL THEN
+		out.suggested_value := NULL;
+		out.evidence := 'Nothing to suggest: ' || distrust || '.';
+		out.statement := NULL;
+	ELSE
+		ratio := rnd_op_us / seq_page_us;
+		out.suggested_value := round((seq_cost * greatest(1.0, ratio * (1 - hit)))::numeric, 1)::text;
+		out.evidence := format('Random %s reads (direct, depth 1): %s µs each on average (median %s µs); sequential reads in %s blocks, %s in flight%s: %s MB/s, %s µs per page; a page read from storage costs %s sequential pages. %s. %s × (1 − %s) = %s%s.',
+							   blk_words, round(rnd_op_us::numeric, 1), round(rnd_p50_us::numeric, 1),
+							   (seq_blk / 1024) || ' kB', seq_depth_used,
+							   CASE WHEN seq_depth_used <> seq_depth
+									THEN format(' (the server''s sequential scans keep %s)', seq_depth) ELSE '' END,
+							   round(seq_mb_s::numeric, 1),
+							   round(seq_page_us::numeric, 2), round(ratio::numeric, 1),
+							   hit_words, round(ratio::numeric, 1), round(hit::numeric, 3),
+							   round((ratio * (1 - hit))::numeric, 2),
+							   CASE WHEN ratio * (1 - hit) < 1.0
+									THEN ', below 1: a page costs no less than a sequential one' ELSE '' END ||
+							   CASE WHEN seq_cost <> 1
+									THEN format(', times this tablespace''s seq_page_cost %s', seq_cost) ELSE '' END);
+		out.statement := format('ALTER TABLESPACE %I SET (random_page_cost = %s)', ts_name, out.suggested_value);
+	END IF;
+	advice := advice || jsonb_build_array(to_jsonb(out));
+	RETURN NEXT out;
+
+	--
+	-- effective_io_concurrency and maintenance_io_concurrency: the depth
+	-- past which doubling it adds less than growth_margin to the IOPS of
+	-- random one-block reads (the knee of the depth sweep), or the deepest
+	-- measured while they still grow.
+	--
+	SELECT count(*), string_agg(format('%s (%s)', round(f.iops::numeric), f.iodepth), ', ' ORDER BY f.iodepth)
+	  INTO n, sweep
+	  FROM jsonb_to_recordset(figs) AS f(test text, block_bytes bigint, iodepth integer,
+										 buffered boolean, iops float8, mb_per_s float8,
+										 op_us float8, p50_us float8, page_us float8)
+	 WHERE f.test = 'randread' AND f.block_bytes = blk AND f.iops IS NOT NULL;
+	SELECT k.iodepth, k.iops, k.next_iops INTO knee, knee_at, knee_next
+	  FROM (SELECT f.iodepth, f.iops, lead(f.iops) OVER (ORDER BY f.iodepth) AS next_iops
+			  FROM jsonb_to_recordset(figs) AS f(test text, block_bytes bigint, iodepth integer,
+												 buffered boolean, iops float8, mb_per_s float8,
+												 op_us float8, p50_us float8, page_us float8)
+			 WHERE f.test = 'randread' AND f.block_bytes = blk AND f.iops IS NOT NULL) k
+	 WHERE k.next_iops IS NULL OR k.next_iops < k.iops * (1 + growth_margin)
+	 ORDER BY k.iodepth LIMIT 1;
+	distrust := CASE
+		WHEN n < 2
+		THEN format('random %s reads were measured at %s depth%s; the sweep needs two or more%s',
+					blk_words, n, CASE WHEN n = 1 THEN '' ELSE 's' END,
+					CASE WHEN uring_refused IS NOT NULL
+						 THEN ' (iodepth above 1 was refused: ' || uring_refused || ')' ELSE '' END)
+		WHEN EXISTS (SELECT 1 FROM jsonb_to_recordset(figs) AS f(test text, block_bytes bigint, buffered boolean)
+					  WHERE f.test = 'randread' AND f.block_bytes = blk AND f.buffered)
+		THEN 'the reads went through the OS page cache (direct => false), which may have served them'
+		WHEN have_rnd AND rnd_p50_us < cache_latency_us
+		THEN format('a random %s read took %s µs (median) at depth 1, faster than storage answers: a cache (hypervisor, controller or memory) served the reads',
+					blk_words, round(rnd_p50_us::numeric, 1))
+		END;
+	IF distrust IS NULL THEN
+		sweep := format('Random %s reads (direct), IOPS (depth): %s. ', blk_words, sweep) ||
+			CASE WHEN knee_next IS NULL
+				 THEN format('IOPS still grew by %s %% or more at the deepest depth measured (%s): the device takes at least that many in flight',
+							 round(100 * growth_margin), knee)
+				 ELSE format('Past depth %s doubling the depth adds less than %s %% (%s → %s IOPS)',
+							 knee, round(100 * growth_margin), round(knee_at::numeric), round(knee_next::numeric))
+			END;
+		knee := least(greatest(knee, 1), 1000);
+	END IF;
+	FOR i IN 1 .. 2 LOOP
+		out.setting := (ARRAY['effective_io_concurrency', 'maintenance_io_concurrency'])[i];
+		out.current_value := coalesce((SELECT split_part(o, '=', 2)
+										 FROM pg_tablespace t, unnest(t.spcoptions) o
+										WHERE t.oid = ts_oid AND split_part(o, '=', 1) = out.setting),
+									  (SELECT s.reset_val FROM pg_settings s WHERE s.name = out.setting));
+		IF distrust IS NOT NULL THEN
+			out.suggested_value := NULL;
+			out.evidence := 'Nothing to suggest: ' || distrust || '.';
+			out.statement := NULL;
+		ELSE
+			out.suggested_value := knee::text;
+			out.evidence := sweep || CASE WHEN i = 2
+										  THEN '. The same sweep as for effective_io_concurrency: VACUUM, ANALYZE and CREATE INDEX read the same device.'
+										  ELSE '.' END;
+			out.statement := format('ALTER TABLESPACE %I SET (%s = %s)', ts_name, out.setting, knee);
+		END IF;
+		advice := advice || jsonb_build_array(to_jsonb(out));
+		RETURN NEXT out;
+	END LOOP;
+
+	--
+	-- io_combine_limit (17+, server-wide): the block size past which
+	-- doubling it adds less than growth_margin to sequential MB/s, or the
+	-- largest measured while it still grows.
+	--
+	IF ver >= 170000 THEN
+		SELECT count(*), string_agg(format('%s (%s kB)', round(f.mb_per_s::numeric), f.block_bytes / 1024), ', ' ORDER BY f.block_bytes),
+			   bool_or(f.buffered)
+		  INTO n, sweep, seq_buffered
+		  FROM (SELECT DISTINCT ON (f.block_bytes) f.*
+				  FROM jsonb_to_recordset(figs) AS f(test text, block_bytes bigint, iodepth integer,
+													 buffered boolean, iops float8, mb_per_s float8,
+													 op_us float8, p50_us float8, page_us float8)
+				 WHERE f.test = 'seqread' AND f.block_bytes BETWEEN blk AND combine_max
+				   AND f.mb_per_s IS NOT NULL
+				 ORDER BY f.block_bytes, f.iodepth) f;
+		SELECT k.block_bytes, k.mb_per_s, k.next_mb INTO b, knee_at, knee_next
+		  FROM (SELECT f.block_bytes, f.mb_per_s, lead(f.mb_per_s) OVER (ORDER BY f.block_bytes) AS next_mb
+				  FROM (SELECT DISTINCT ON (f.block_bytes) f.*
+						  FROM jsonb_to_recordset(figs) AS f(test text, block_bytes bigint, iodepth integer,
+															 buffered boolean, iops float8, mb_per_s float8,
+															 op_us float8, p50_us float8, page_us float8)
+						 WHERE f.test = 'seqread' AND f.block_bytes BETWEEN blk AND combine_max
+						   AND f.mb_per_s IS NOT NULL
+						 ORDER BY f.block_bytes, f.iodepth) f) k
+		 WHERE k.next_mb IS NULL OR k.next_mb < k.mb_per_s * (1 + growth_margin)
+		 ORDER BY k.block_bytes LIMIT 1;
+		out.setting := 'io_combine_limit';
+		out.current_value := (combine_now / 1024) || 'kB';
+		out.suggested_value := NULL;
+		out.statement := NULL;
+		IF n < 2 THEN
+			out.evidence := format('Nothing to suggest: sequential reads were measured in %s block size%s between %s and %s; the sweep needs two or more.',
+								   n, CASE WHEN n = 1 THEN '' ELSE 's' END, blk_words, (combine_max / 1024) || ' kB');
+		ELSIF seq_buffered THEN
+			out.evidence := 'Nothing to suggest: the reads went through the OS page cache (direct => false), which may have served them.';
+		ELSE
+			out.suggested_value := (b / 1024) || 'kB';
+			out.evidence := format('Sequential reads (direct, depth 1), MB/s (block size): %s. ', sweep) ||
+				CASE WHEN knee_next IS NULL
+					 THEN format('MB/s still grew by %s %% or more at the largest block measured (%s)',
+								 round(100 * growth_margin), (b / 1024) || ' kB')
+					 ELSE format('Past %s blocks doubling the size adds less than %s %% (%s → %s MB/s)',
+								 (b / 1024) || ' kB', round(100 * growth_margin),
+								 round(knee_at::numeric), round(knee_next::numeric))
+				END ||
+				'. A server-wide setting: ALTER SYSTEM, then a reload' ||
+				CASE WHEN combine_cap IS NOT NULL AND b > combine_cap
+					 THEN format('; it is above io_max_combine_limit (%skB), which takes a restart',
+								 combine_cap / 1024)
+					 ELSE '' END || '.';
+			out.statement :=
+				CASE WHEN combine_cap IS NOT NULL AND b > combine_cap
+					 THEN format('ALTER SYSTEM SET io_max_combine_limit = %L; ', out.suggested_value)
+					 ELSE '' END ||
+				format('ALTER SYSTEM SET io_combine_limit = %L', out.suggested_value);
+		END IF;
+		advice := advice || jsonb_build_array(to_jsonb(out));
+		RETURN NEXT out;
+	END IF;
+
+	IF keep THEN
+		IF run_label ~ '^[0-9]+$' THEN
+			-- a run id: record under that run's label
+			run_label := (SELECT r2.label FROM bench_run r2 WHERE r2.run_id = run_label::bigint);
+		END IF;
+		PERFORM bench_record('tablespace_advice', ts_name, advice, run_label,
+							 jsonb_build_object('tablespace', ts_name, 'size', file_size,
+												'duration', cap, 'label', $4,
+												'measured', measured,
+												'cache_hit_share', hit_arg));
+		IF $4 IS NULL THEN
+			RAISE NOTICE 'advice and measurements recorded under label "%"', run_label
+				USING HINT = format('Apply it with bench_apply_advice(%L, %L).', ts_name, run_label);
+		END IF;
+	END IF;
+	RETURN;
+END;
+$$;
+
+COMMENT ON FUNCTION bench_tablespace_advice(name, text, interval, text, boolean, float8) IS
+'suggest random_page_cost, effective_io_concurrency, maintenance_io_concurrency and io_combine_limit for a tablespace from measurements of it, with the evidence';
+
+--
+-- bench_apply_advice: set the tablespace options of a recorded advice.
+-- The options the tablespace had are recorded first (benchmark
+-- 'advice_applied'), so that bench_undo_advice can put them back.
+-- io_combine_limit is server-wide: ALTER SYSTEM cannot run inside a
+-- function (PostgreSQL refuses it in a transaction block, because it
+-- writes postgresql.auto.conf at once and cannot be rolled back), so its
+-- statement is given in a NOTICE instead of being run.
+--
+CREATE FUNCTION bench_apply_advice(
+	tablespace name,
+	label text,							-- the advice's label, or its run id
+	OUT setting text,
+	OUT value_before text,				-- the tablespace's own option before; NULL: not set
+	OUT value_after text,				-- after
+	OUT applied boolean					-- false: server-wide, not applied (see the NOTICE)
+)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, @extschema@, pg_temp
+AS $$
+DECLARE
+	ts_name name := $1;
+	ref text := $2;
+	ts_oid oid;
+	ts_owner oid;
+	advice_run bigint;
+	before text[];
+	after text[];
+	opts text;
+	a record;
+BEGIN
+	IF ts_name IS NULL THEN
+		RAISE EXCEPTION 'tablespace cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF ref IS NULL THEN
+		RAISE EXCEPTION 'label cannot be null' USING ERRCODE = 'null_value_not_allowed',
+			HINT = 'Name the label (or the run id) bench_tablespace_advice recorded the advice under.';
+	END IF;
+	SELECT t.oid, t.spcowner, coalesce(t.spcoptions, '{}') INTO ts_oid, ts_owner, before
+	  FROM pg_tablespace t WHERE t.spcname = ts_name;
+	IF ts_oid IS NULL THEN
+		RAISE EXCEPTION 'tablespace "%" does not exist', ts_name USING ERRCODE = 'undefined_object';
+	END IF;
+	IF NOT pg_has_role(ts_owner, 'USAGE') THEN
+		RAISE EXCEPTION 'must be owner of tablespace %', ts_name
+			USING ERRCODE = 'insufficient_privilege',
+				  HINT = 'The tablespace''s owner or a superuser applies advice.';
+	END IF;
+	SELECT r.run_id INTO advice_run
+	  FROM bench_run r
+	 WHERE r.run_id = ANY (bench_run_ids(ref))
+	   AND r.benchmark = 'tablespace_advice' AND r.target_oid = ts_oid
+	 ORDER BY r.run_id DESC LIMIT 1;
+	IF advice_run IS NULL THEN
+		RAISE EXCEPTION 'no advice for tablespace "%" is recorded under "%"', ts_name, ref
+			USING ERRCODE = 'undefined_object',
+				  HINT = format('Record one with bench_tablespace_advice(%L, label => %L).', ts_name, ref);
+	END IF;
+
+	-- the tablespace options the advice suggests a value for
+	SELECT string_agg(format('%s = %s', x.metrics ->> 'setting', x.metrics ->> 'suggested_value'), ', '
+					  ORDER BY x.row_no)
+	  INTO opts
+	  FROM bench_result x
+	 WHERE x.run_id = advice_run
+	   AND x.metrics ->> 'setting' IN ('random_page_cost', 'effective_io_concurrency',
+									   'maintenance_io_concurrency', 'seq_page_cost')
+	   AND x.metrics ->> 'suggested_value' ~ '^[0-9]{1,9}(\.[0-9]{1,6})?$';
+	IF opts IS NOT NULL THEN
+		EXECUTE format('ALTER TABLESPACE %I SET (%s)', ts_name, opts);
+	END IF;
+	SELECT coalesce(t.spcoptions, '{}') INTO after FROM pg_tablespace t WHERE t.oid = ts_oid;
+
+	FOR a IN
+		SELECT x.metrics ->> 'setting' AS name, x.metrics ->> 'suggested_value' AS value,
+			   x.metrics ->> 'statement' AS stmt
+		  FROM bench_result x
+		 WHERE x.run_id = advice_run AND x.metrics ->> 'suggested_value' IS NOT NULL
+		 ORDER BY x.row_no
+	LOOP
+		setting := a.name;
+		IF a.name = 'io_combine_limit' THEN
+			value_before := current_setting('io_combine_limit', true);
+			value_after := value_before;
+			applied := false;
+			RAISE NOTICE 'io_combine_limit is a server setting: it is not applied from a function'
+				USING DETAIL = 'ALTER SYSTEM cannot run inside a transaction block, and a function call is one.',
+					  HINT = CASE WHEN (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
+								  THEN format('Run %s; then %s.', a.stmt,
+											  CASE WHEN a.stmt LIKE '%io_max_combine_limit%'
+												   THEN 'restart the server' ELSE 'SELECT pg_reload_conf()' END)
+								  ELSE format('A superuser runs %s; then %s.', a.stmt,
+											  CASE WHEN a.stmt LIKE '%io_max_combine_limit%'
+												   THEN 'restarts the server' ELSE 'SELECT pg_reload_conf()' END) END;
+		ELSE
+			value_before := (SELECT split_part(o, '=', 2) FROM unnest(before) o WHERE split_part(o, '=', 1) = a.name);
+			value_after := (SELECT split_part(o, '=', 2) FROM unnest(after) o WHERE split_part(o, '=', 1) = a.name);
+			applied := true;
+		END IF;
+		RETURN NEXT;
+	END LOOP;
+
+	IF opts IS NOT NULL THEN
+		PERFORM bench_record('advice_applied', ts_name,
+							 jsonb_build_object('options_before', to_jsonb(before),
+												'options_after', to_jsonb(after),
+												'advice_run_id', advice_run),
+							 NULL, jsonb_build_object('tablespace', ts_name, 'label', ref));
+	ELSE
+		RAISE NOTICE 'the advice recorded under "%" suggests no tablespace option', ref;
+	END IF;
+	RETURN;
+END;
+$$;
+
+COMMENT ON FUNCTION bench_apply_advice(name, text) IS
+'set the tablespace options of a recorded bench_tablespace_advice, recording those it replaces';
+
+--
+-- bench_undo_advice: put back the tablespace options the latest
+-- bench_apply_advice of the tablespace replaced (not yet undone), exactly
+-- as they were; calling it again undoes the one before.  Only records of
+-- roles that could set the options themselves (the owner's members and
+-- superusers) are trusted.
+--
+CREATE FUNCTION bench_undo_advice(
+	tablespace name,
+	OUT setting text,
+	OUT value_before text,				-- the tablespace's own option before the undo; NULL: not set
+	OUT value_after text				-- after: as before the advice was applied
+)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, @extschema@, pg_temp
+AS $$
+DECLARE
+	ts_name name := $1;
+	ts_oid oid;
+	ts_owner oid;
+	apply_run bigint;
+	m jsonb;
+	now_opts text[];
+	restore text[];
+	after text[];
+	o text;
+BEGIN
+	IF ts_name IS NULL THEN
+		RAISE EXCEPTION 'tablespace cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	SELECT t.oid, t.spcowner, coalesce(t.spcoptions, '{}') INTO ts_oid, ts_owner, now_opts
+	  FROM pg_tablespace t WHERE t.spcname = ts_name;
+	IF ts_oid IS NULL THEN
+		RAISE EXCEPTION 'tablespace "%" does not exist', ts_name USING ERRCODE = 'undefined_object';
+	END IF;
+	IF NOT pg_has_role(ts_owner, 'USAGE') THEN
+		RAISE EXCEPTION 'must be owner of tablespace %', ts_name
+			USING ERRCODE = 'insufficient_privilege',
+				  HINT = 'The tablespace''s owner or a superuser undoes advice.';
+	END IF;
+	SELECT r.run_id, x.metrics INTO apply_run, m
+	  FROM bench_run r JOIN bench_result x ON x.run_id = r.run_id AND x.row_no = 1
+	 WHERE r.benchmark = 'advice_applied' AND r.target_oid = ts_oid
+	   AND EXISTS (SELECT 1 FROM pg_roles g
+				    WHERE g.rolname = r.recorded_by
+					  AND (g.rolsuper OR pg_has_role(g.oid, ts_owner, 'USAGE')))
+	   AND NOT EXISTS (SELECT 1 FROM bench_run u JOIN bench_result ux ON ux.run_id = u.run_id
+					    WHERE u.benchmark = 'advice_undone' AND u.target_oid = ts_oid
+						  AND ux.metrics ->> 'applied_run_id' = r.run_id::text)
+	 ORDER BY r.run_id DESC LIMIT 1;
+	IF apply_run IS NULL THEN
+		RAISE EXCEPTION 'no applied advice of tablespace "%" is left to undo', ts_name
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  HINT = 'bench_apply_advice records the options it replaces; each is undone once.';
+	END IF;
+	restore := ARRAY(SELECT jsonb_array_elements_text(m -> 'options_before'));
+	FOREACH o IN ARRAY restore LOOP
+		IF o !~ '^(seq_page_cost|random_page_cost|effective_io_concurrency|maintenance_io_concurrency)=[0-9.eE+-]{1,32}$' THEN
+			RAISE EXCEPTION 'recorded option "%" of tablespace "%" is not one bench_apply_advice sets', o, ts_name
+				USING ERRCODE = 'data_corrupted';
+		END IF;
+	END LOOP;
+	IF now_opts IS DISTINCT FROM ARRAY(SELECT jsonb_array_elements_text(m -> 'options_after')) THEN
+		RAISE NOTICE 'the options of tablespace "%" changed after the advice was applied; they are set back to those before it', ts_name;
+	END IF;
+
+	EXECUTE format('ALTER TABLESPACE %I RESET (seq_page_cost, random_page_cost, effective_io_concurrency, maintenance_io_concurrency)', ts_name);
+	IF cardinality(restore) > 0 THEN
+		EXECUTE format('ALTER TABLESPACE %I SET (%s)', ts_name,
+					   (SELECT string_agg(replace(x, '=', ' = '), ', ' ORDER BY n)
+						  FROM unnest(restore) WITH ORDINALITY AS u(x, n)));
+	END IF;
+	SELECT coalesce(t.spcoptions, '{}') INTO after FROM pg_tablespace t WHERE t.oid = ts_oid;
+	PERFORM bench_record('advice_undone', ts_name,
+						 jsonb_build_object('options_before', to_jsonb(now_opts),
+											'options_after', to_jsonb(after),
+											'applied_run_id', apply_run),
+						 NULL, jsonb_build_object('tablespace', ts_name));
+
+	FOR setting IN SELECT unnest(ARRAY['seq_page_cost', 'random_page_cost',
+									   'effective_io_concurrency', 'maintenance_io_concurrency'])
+	LOOP
+		value_before := (SELECT split_part(x, '=', 2) FROM unnest(now_opts) x WHERE split_part(x, '=', 1) = setting);
+		value_after := (SELECT split_part(x, '=', 2) FROM unnest(after) x WHERE split_part(x, '=', 1) = setting);
+		IF value_before IS DISTINCT FROM value_after THEN
+			RETURN NEXT;
+		END IF;
+	END LOOP;
+	RETURN;
+END;
+$$;
+
+COMMENT ON FUNCTION bench_undo_advice(name) IS
+'put back the tablespace options the latest bench_apply_advice of a tablespace replaced';
