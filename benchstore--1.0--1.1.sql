@@ -667,14 +667,23 @@ BEGIN
 			 WHERE (ver >= 170000 AND x.s <= least(combine_max, 1048576)) OR x.s = seq_blk
 			 ORDER BY 1
 		LOOP
-			FOR r IN
-				SELECT * FROM bench_tablespace_io(ts_name, size => file_size,
-						block_size => b || ' bytes', tests => '{seqread}', direct => true,
-						duration => cap, label => CASE WHEN keep THEN run_label END,
-						record => keep, iodepth => 1)
-			LOOP
-				meas := meas || jsonb_build_array(to_jsonb(r));
-			END LOOP;
+			BEGIN
+				FOR r IN
+					SELECT * FROM bench_tablespace_io(ts_name, size => file_size,
+							block_size => b || ' bytes', tests => '{seqread}', direct => true,
+							duration => cap, label => CASE WHEN keep THEN run_label END,
+							record => keep, iodepth => 1)
+				LOOP
+					meas := meas || jsonb_build_array(to_jsonb(r));
+				END LOOP;
+			EXCEPTION WHEN feature_not_supported THEN
+				-- no direct I/O on this filesystem: the advice takes none
+				-- other, so bench_tablespace_io's hint does not apply
+				GET STACKED DIAGNOSTICS uring_refused = MESSAGE_TEXT, sweep = PG_EXCEPTION_DETAIL;
+				RAISE EXCEPTION '%', uring_refused
+					USING ERRCODE = 'feature_not_supported', DETAIL = sweep,
+						  HINT = 'Advice is measured with direct I/O only: reads through the page cache time memory, not the storage. Record figures measured elsewhere (fio --direct=1) with bench_record and pass their label.';
+			END;
 		END LOOP;
 		-- sequential reads as deep as the server's
 		IF seq_depth > 1 THEN

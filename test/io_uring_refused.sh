@@ -41,4 +41,14 @@ check 'no file was written' \
 check 'depth 1 works as always' \
     "SELECT 'bytes:' || bytes FROM bench_tablespace_io(size => '1MB', direct => false, tests => '{seqwrite}', record => false)" \
     'bytes:1048576'
+datadir=$(bs_psql -At -d postgres -c 'SHOW data_directory')
+if [ "$(stat -f -c %T "$datadir")" = tmpfs ]; then
+    echo "settings advice with io_uring refused: skipped (the data directory is on tmpfs: no direct I/O)"
+else
+    check 'settings advice: the depth sweep stops at depth 1 and says why, nothing suggested' \
+        "SELECT setting || ': ' || coalesce(suggested_value, '-') || ' ' || evidence FROM bench_tablespace_advice(size => '1MB', duration => '50ms', record => false) WHERE setting = 'effective_io_concurrency'" \
+        'effective_io_concurrency: - Nothing to suggest: random 8 kB reads were measured at 1 depth; the sweep needs two or more \(iodepth above 1 was refused: io_uring_setup failed'
+    check 'and no file was left' \
+        "SELECT 'files:' || count(*) FROM pg_ls_tmpdir()" 'files:0'
+fi
 exit "$fail"

@@ -236,5 +236,73 @@ cmp_ok($mem1, '<=', $mem0 + 256 * 1024,
 $s->quit;
 is(scalar(bs_temp_files($tsdir)) + scalar(bs_temp_files($base_tmp)), 0, 'nothing left at the end');
 
+
+# Settings advice measured here: every measurement it needs is taken with
+# direct I/O and recorded under one label, the advice beside them; derived
+# again from that label it gives the same suggestions; applied and undone
+# the tablespace's options are back as they were; cancelled, it leaves no
+# file and records nothing.
+SKIP:
+{
+	my $fs = bs_fs_type($tsdir);
+	skip "settings advice: direct I/O, and the test directory is on $fs", 11 if $fs eq 'tmpfs';
+	my $ver = $node->safe_psql('postgres', 'SHOW server_version_num');
+	my @adv = bs_rows($node, q{
+		SELECT * FROM bench_tablespace_advice('depth_ts', size => '4MB', duration => '50ms',
+			label => 'adv measured', cache_hit_share => 0.5)});
+	is(join(',', map { $_->{setting} } @adv),
+		'random_page_cost,effective_io_concurrency,maintenance_io_concurrency'
+		  . ($ver >= 170000 ? ',io_combine_limit' : ''),
+		'advice: one row per setting');
+	my $ok = 1;
+	foreach my $r (@adv)
+	{
+		$ok = 0 unless defined $r->{suggested_value}
+		  ? $r->{statement} =~ /^ALTER (TABLESPACE depth_ts SET \(\Q$r->{setting}\E = |SYSTEM SET )/
+		  : (!defined $r->{statement} && $r->{evidence} =~ /^Nothing to suggest: /);
+	}
+	ok($ok, 'advice: a statement with each suggestion, the reason without')
+	  or diag explain \@adv;
+	my $depths = $node->safe_psql('postgres', q{
+		SELECT string_agg(d::text, ',' ORDER BY d)
+		FROM (SELECT DISTINCT iodepth AS d FROM bench_history
+			  WHERE label = 'adv measured' AND test = 'randread'
+				AND block_size = '8kB' AND direct) x});
+	is($depths, '1,2,4,8,16,32,64,128', 'advice: random reads measured at depths 1 .. 128, direct');
+	my $seq = $node->safe_psql('postgres', q{
+		SELECT string_agg(DISTINCT block_size, ',')
+		FROM bench_history WHERE label = 'adv measured' AND test = 'seqread' AND direct});
+	like($seq, qr/(^|,)128kB(,|$)/, "advice: sequential reads in 128 kB blocks ($seq)");
+	is($node->safe_psql('postgres', q{
+		SELECT count(*) FROM bench_run WHERE label = 'adv measured' AND benchmark = 'tablespace_advice'}),
+		1, 'advice: recorded under the label');
+	my $again = $node->safe_psql('postgres', q{
+		SELECT string_agg(setting || '=' || coalesce(suggested_value, '-'), ' ')
+		FROM bench_tablespace_advice('depth_ts', label => 'adv measured', cache_hit_share => 0.5,
+			record => false)});
+	is($again, join(' ', map { "$_->{setting}=" . ($_->{suggested_value} // '-') } @adv),
+		'advice: derived again from the recorded measurements, the same suggestions');
+	my $before = $node->safe_psql('postgres', q{
+		ALTER TABLESPACE depth_ts SET (seq_page_cost = 1.25);
+		SELECT spcoptions FROM pg_tablespace WHERE spcname = 'depth_ts'});
+	$node->safe_psql('postgres', q{
+		SET client_min_messages = warning;
+		SELECT count(*) FROM bench_apply_advice('depth_ts', 'adv measured');
+		SELECT count(*) FROM bench_undo_advice('depth_ts')});
+	is($node->safe_psql('postgres', "SELECT spcoptions FROM pg_tablespace WHERE spcname = 'depth_ts'"),
+		$before, 'advice: applied and undone, the options are as before');
+	$node->safe_psql('postgres', 'ALTER TABLESPACE depth_ts RESET (seq_page_cost)');
+	is(scalar(bs_temp_files($tsdir)), 0, 'advice: no file left');
+
+	($ret, $out, $err) = $node->psql('postgres', q{
+		SET statement_timeout = '1500ms';
+		SELECT count(*) FROM bench_tablespace_advice('depth_ts', size => '256MB', duration => '2s',
+			label => 'adv cancelled')});
+	like($err, qr/canceling statement due to statement timeout/, 'advice: cancelled by statement_timeout');
+	is(scalar(bs_temp_files($tsdir)), 0, 'advice cancelled: no file left');
+	is($node->safe_psql('postgres', q{SELECT count(*) FROM bench_run WHERE label = 'adv cancelled'}),
+		0, 'advice cancelled: nothing recorded');
+}
+
 $node->stop;
 done_testing();
