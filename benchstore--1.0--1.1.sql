@@ -971,7 +971,7 @@ BEGIN
 				END ||
 				'. A server-wide setting: ALTER SYSTEM, then a reload' ||
 				CASE WHEN combine_cap IS NOT NULL AND b > combine_cap
-					 THEN format('; it is above io_max_combine_limit (%skB), which takes a restart',
+					 THEN format('; it is above io_max_combine_limit (%s kB), which takes a restart',
 								 combine_cap / 1024)
 					 ELSE '' END || '.';
 			out.statement :=
