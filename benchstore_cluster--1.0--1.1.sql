@@ -10,7 +10,9 @@
 -- A fresh CREATE EXTENSION benchstore_cluster installs 1.0 and runs this
 -- script.  The I/O path's internal row types gain the column in place
 -- (after direct), so they and the functions that use them are dropped and
--- created again; the scan path is untouched.
+-- created again.  On Citus, bench_cluster_seqscan reads each shard once,
+-- on one worker, so that a reference table (a copy on every worker) or a
+-- replicated shard is counted once (see _bench_cluster_citus_shard_groups).
 
 DROP FUNCTION bench_cluster_tablespace_io(name, name, text, text, text[], integer, boolean, interval, text, boolean);
 DROP FUNCTION _bench_cluster_tablespace_io(name, name, text, text, text[], integer, boolean, interval, text, boolean);
@@ -399,3 +401,293 @@ COMMENT ON FUNCTION bench_cluster_tablespace_io(name, name, text, text, text[], 
 'bench_tablespace_io on every node of a cluster at once, one row per node and test, and a total row per test summing the nodes'' rates';
 
 GRANT EXECUTE ON FUNCTION bench_cluster_tablespace_io(name, name, text, text, text[], integer, boolean, interval, text, boolean, integer) TO PUBLIC;
+
+--
+-- Citus: every shard counted once.  A reference table has a copy (a
+-- placement) on every worker, and a table with citus.shard_replication_factor
+-- above 1 several: each worker used to scan every placement it held, so
+-- such a table was counted once per copy.  From 1.1 the coordinator picks
+-- one active placement per shard, on the first worker by name and port
+-- that holds one, and each worker scans only the shards picked for it
+-- (pg_dist_local_group says which group a worker is).  Without Citus's
+-- placement catalog (a stand-in) every worker scans what it holds, as in
+-- 1.0.
+--
+CREATE FUNCTION _bench_cluster_citus_shard_groups(relation regclass)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	groups jsonb;
+BEGIN
+	IF to_regclass('pg_catalog.pg_dist_placement') IS NULL
+	   OR to_regclass('pg_catalog.pg_dist_node') IS NULL
+	   OR to_regclass('pg_catalog.pg_dist_shard') IS NULL THEN
+		RETURN NULL;
+	END IF;
+	-- the names as citus_shard_names writes them
+	EXECUTE $q$
+		SELECT jsonb_object_agg(x.name, x.groupid)
+		FROM (SELECT DISTINCT ON (s.shardid)
+					 CASE WHEN cardinality(parse_ident(pg_catalog.shard_name(s.logicalrelid, s.shardid))) = 1
+						  THEN quote_ident(ns.nspname) || '.' || pg_catalog.shard_name(s.logicalrelid, s.shardid)
+						  ELSE pg_catalog.shard_name(s.logicalrelid, s.shardid) END AS name,
+					 p.groupid
+			  FROM pg_catalog.pg_dist_shard s
+			  JOIN pg_catalog.pg_dist_placement p ON p.shardid = s.shardid
+			  JOIN pg_catalog.pg_dist_node n ON n.groupid = p.groupid
+			  JOIN pg_catalog.pg_class c ON c.oid = s.logicalrelid
+			  JOIN pg_catalog.pg_namespace ns ON ns.oid = c.relnamespace
+			  WHERE s.logicalrelid = $1 AND p.shardstate = 1
+				AND n.isactive AND n.noderole = 'primary' AND n.groupid <> 0
+			  ORDER BY s.shardid, n.nodename, n.nodeport) x
+	$q$ INTO groups USING relation;
+	RETURN groups;
+END;
+$$;
+
+COMMENT ON FUNCTION _bench_cluster_citus_shard_groups(regclass) IS
+'internal: for each shard of a Citus table, the group (worker) whose placement a scan reads';
+
+CREATE FUNCTION _bench_cluster_citus_scan_command(
+	shards text[],
+	groups jsonb,					-- shard name -> the Citus group (node) that scans it; NULL: any node holding it
+	mode text,
+	cache text,
+	label text,
+	record boolean,
+	workers integer
+)
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT format($c$
+SELECT json_build_object(
+	'run', 1,
+	'tablespace', CASE WHEN count(DISTINCT s.tablespace) = 1 AND count(s.tablespace) = count(*)
+					   THEN min(s.tablespace) END,
+	'mode', min(s.mode), 'cache', min(s.cache),
+	'pages', coalesce(sum(s.pages), 0),
+	'size_mb', coalesce(sum(s.size_mb), 0),
+	'tuples', CASE WHEN count(s.tuples) = count(*) THEN coalesce(sum(s.tuples), 0) END,
+	'elapsed_ms', round(coalesce(sum(s.elapsed_ms), 0)::numeric, 3),
+	'mb_per_s', round((sum(s.size_mb) / nullif(sum(s.elapsed_ms) / 1000, 0))::numeric, 2),
+	'tuples_per_s', CASE WHEN count(s.tuples) = count(*)
+						 THEN round((sum(s.tuples) / nullif(sum(s.elapsed_ms) / 1000, 0))::numeric) END,
+	'blks_hit', coalesce(sum(s.blks_hit), 0),
+	'blks_read', coalesce(sum(s.blks_read), 0),
+	'read_ms', CASE WHEN count(s.read_ms) = count(*) THEN round(coalesce(sum(s.read_ms), 0)::numeric, 3) END,
+	'os_read_mb', CASE WHEN count(s.os_read_mb) = count(*) THEN coalesce(sum(s.os_read_mb), 0) END,
+	'workers_requested', %s,
+	'workers_launched', min(s.workers_launched),
+	'shards', coalesce(json_agg(l.name), '[]'))::text
+FROM (SELECT n.name, to_regclass(n.name) AS rel
+	  FROM unnest(%L::text[]) AS n(name)
+	  WHERE to_regclass(n.name) IS NOT NULL%s
+	  OFFSET 0) l
+CROSS JOIN LATERAL bench_seqscan(relation => l.rel, mode => %L, cache => %L, repeat => 1,
+								 label => %L, record => %L, workers => %s) s
+$c$, workers, shards,
+	   CASE WHEN groups IS NOT NULL
+			THEN format(E'\n\t    AND (%L::jsonb ->> n.name)::integer = (SELECT g.groupid FROM pg_catalog.pg_dist_local_group g)',
+						groups)
+			ELSE '' END,
+	   mode, cache, label, record, workers);
+$$;
+
+COMMENT ON FUNCTION _bench_cluster_citus_scan_command(text[], jsonb, text, text, text, boolean, integer) IS
+'internal: the command a Citus worker runs to scan the shards picked for it';
+
+CREATE OR REPLACE FUNCTION _bench_cluster_seqscan(
+	p_cluster name,
+	p_relation text,
+	p_mode text,
+	p_cache text,
+	p_repeat integer,
+	p_label text,
+	p_record boolean,
+	p_workers integer,
+	p_relid regclass				-- Citus: the relation on the caller's search_path
+)
+RETURNS SETOF _bench_cluster_seqscan_result
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, @extschema@, pg_temp
+AS $$
+DECLARE
+	target record;
+	nodes text[];
+	parts integer[];
+	cold boolean;
+	rel regclass;
+	shards text[];
+	scan_command text;
+	evict_command text;
+	missing text[];
+	node_rows _bench_cluster_seqscan_node[];
+	t0 timestamptz;
+	wall_ms float8;
+	totals jsonb := '[]';
+	args jsonb;
+	e_state text;
+	e_message text;
+	e_hint text;
+BEGIN
+	IF p_relation IS NULL THEN
+		RAISE EXCEPTION 'relation cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	ELSIF p_mode IS NULL THEN
+		RAISE EXCEPTION 'mode cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	ELSIF p_cache IS NULL THEN
+		RAISE EXCEPTION 'cache cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	ELSIF p_repeat IS NULL THEN
+		RAISE EXCEPTION 'repeat cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	ELSIF p_record IS NULL THEN
+		RAISE EXCEPTION 'record cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	ELSIF p_workers IS NULL THEN
+		RAISE EXCEPTION 'workers cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF lower(p_mode) NOT IN ('heap', 'buffer', 'raw') THEN
+		RAISE EXCEPTION 'invalid mode "%"', p_mode
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Valid values are "heap", "buffer", and "raw".';
+	END IF;
+	IF lower(p_cache) NOT IN ('warm', 'cold') THEN
+		RAISE EXCEPTION 'invalid cache "%"', p_cache
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Valid values are "warm" and "cold".';
+	END IF;
+	-- the coordinator runs the repeats, one fan-out each
+	IF p_repeat < 1 OR p_repeat > 1000 THEN
+		RAISE EXCEPTION 'repeat must be between 1 and 1000'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF p_workers < 0 OR p_workers > 64 THEN
+		RAISE EXCEPTION 'workers must be between 0 and 64'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	cold := lower(p_cache) = 'cold';
+
+	target := _bench_cluster_target(p_cluster);
+	PERFORM _bench_cluster_check_label(p_label, p_record);
+
+	IF target.engine = 'plproxy' THEN
+		nodes := target.nodes;
+		parts := ARRAY(SELECT generate_series(0, cardinality(nodes) - 1));
+		-- Untimed: connect to every node (a new session's first fan-out
+		-- would otherwise time the connections).
+		IF NOT cold THEN
+			BEGIN
+				PERFORM FROM _bench_cluster_ping_plproxy(p_cluster, parts);
+			EXCEPTION WHEN OTHERS THEN
+				GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_message = MESSAGE_TEXT,
+										e_hint = PG_EXCEPTION_HINT;
+				PERFORM _bench_cluster_blame_plproxy(p_cluster, nodes, 'ping', p_relation, NULL, NULL,
+													 e_state, e_message, e_hint);
+				RAISE;
+			END;
+		END IF;
+	ELSE
+		rel := p_relid;
+		IF rel IS NULL THEN
+			RAISE EXCEPTION 'relation "%" does not exist', p_relation
+				USING ERRCODE = 'undefined_table';
+		END IF;
+		shards := citus_shard_names(rel);
+		IF coalesce(cardinality(shards), 0) = 0 THEN
+			RAISE EXCEPTION 'relation "%" is not a Citus distributed table', rel
+				USING ERRCODE = 'wrong_object_type',
+					  HINT = 'bench_seqscan measures a table of this node.';
+		END IF;
+		-- 1.1: each shard is scanned on one worker only, the one that
+		-- _bench_cluster_citus_shard_groups picks among its placements (a
+		-- reference table's copy on every worker is read once)
+		scan_command := _bench_cluster_citus_scan_command(shards,
+														  _bench_cluster_citus_shard_groups(rel),
+														  p_mode, p_cache, p_label,
+														  p_record, p_workers);
+		evict_command := _bench_cluster_citus_evict_command(shards);
+	END IF;
+
+	FOR r IN 1 .. p_repeat LOOP
+		IF target.engine = 'plproxy' THEN
+			-- Untimed: the checkpoint and eviction before a cold scan, so
+			-- that the timed fan-out's own (then nearly empty) ones add
+			-- little to the coordinator's clock.
+			IF cold THEN
+				BEGIN
+					PERFORM FROM _bench_cluster_evict_plproxy(p_cluster, parts, p_relation);
+				EXCEPTION WHEN OTHERS THEN
+					GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_message = MESSAGE_TEXT,
+											e_hint = PG_EXCEPTION_HINT;
+					PERFORM _bench_cluster_blame_plproxy(p_cluster, nodes, 'evict', p_relation, NULL, NULL,
+														 e_state, e_message, e_hint);
+					RAISE;
+				END;
+			END IF;
+			t0 := clock_timestamp();
+			BEGIN
+				node_rows := ARRAY(SELECT x FROM _bench_cluster_seqscan_plproxy(
+										p_cluster, parts, p_relation, p_mode, p_cache,
+										p_label, p_record, p_workers) x);
+			EXCEPTION WHEN OTHERS THEN
+				GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_message = MESSAGE_TEXT,
+										e_hint = PG_EXCEPTION_HINT;
+				PERFORM _bench_cluster_blame_plproxy(p_cluster, nodes, 'seqscan', p_relation, NULL,
+						jsonb_build_object('mode', p_mode, 'cache', p_cache, 'label', p_label,
+										   'workers', p_workers),
+						e_state, e_message, e_hint);
+				RAISE;
+			END;
+			wall_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+		ELSE
+			IF cold THEN
+				PERFORM FROM _bench_cluster_citus(evict_command);
+			END IF;
+			SELECT array_agg(w.node ORDER BY w.ord),
+				   array_agg(jsonb_populate_record(NULL::_bench_cluster_seqscan_node,
+						w.result::jsonb || jsonb_build_object('part', w.ord - 1,
+															  'relation', rel::text))
+							 ORDER BY w.ord),
+				   max(w.wall_ms),
+				   ARRAY(SELECT unnest(shards)
+						 EXCEPT
+						 SELECT jsonb_array_elements_text(x.result::jsonb -> 'shards')
+						 FROM unnest(array_agg(w.result)) AS x(result))
+			INTO nodes, node_rows, wall_ms, missing
+			FROM _bench_cluster_citus(scan_command) WITH ORDINALITY AS w(node, result, wall_ms, ord);
+			IF cardinality(missing) > 0 AND r = 1 THEN
+				RAISE WARNING '% of % shards of relation "%" were found on no worker',
+							  cardinality(missing), cardinality(shards), rel
+					USING DETAIL = 'Only the workers are scanned (shards the coordinator holds are not): '
+								   || array_to_string(missing[1:5], ', ')
+								   || CASE WHEN cardinality(missing) > 5 THEN ', ...' ELSE '' END || '.';
+			END IF;
+		END IF;
+		RETURN QUERY
+		SELECT * FROM _bench_cluster_seqscan_rows(nodes, node_rows, r, wall_ms, p_relation);
+		IF p_record THEN
+			totals := totals || (SELECT jsonb_agg(to_jsonb(t))
+								 FROM _bench_cluster_seqscan_rows(nodes, node_rows, r, wall_ms,
+																  p_relation) t
+								 WHERE t.node = 'total');
+		END IF;
+	END LOOP;
+
+	IF p_record THEN
+		args := jsonb_build_object('cluster', p_cluster, 'engine', target.engine,
+								   'nodes', cardinality(nodes), 'node_names', to_jsonb(nodes),
+								   'relation', p_relation, 'mode', p_mode, 'cache', p_cache,
+								   'repeat', p_repeat, 'label', p_label, 'record', p_record,
+								   'workers', p_workers);
+		-- the target names the cluster: neither a relation nor a tablespace
+		-- of the coordinator, whose settings snapshot would mislead
+		PERFORM _bench_cluster_record('cluster_seqscan',
+									  p_cluster || '/' || coalesce(totals -> 0 ->> 'relation', p_relation),
+									  totals, p_label, args);
+	END IF;
+END;
+$$;
+
+COMMENT ON FUNCTION _bench_cluster_seqscan(name, text, text, text, integer, text, boolean, integer, regclass) IS
+'internal: bench_cluster_seqscan''s implementation';

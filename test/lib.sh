@@ -162,6 +162,67 @@ bs_build_vendored_plproxy() {
     touch "$marker"
 }
 
+# Citus from ../shared/vendor for the server the suite runs on: 13.2.2 for
+# 15 (it supports 15-17), 14.0.1 for 18 (16-18).  Built once with DESTDIR
+# into a staging directory under $BS_CACHE, one per server build, trusted
+# only with its marker; then copied into the server's directories, every
+# run (for 15 they are Debian's, and an apt upgrade of the server would
+# drop what is not its own).  Where ../shared/vendor is absent, or the
+# server is the user's own, nothing is built and the Citus tests skip.
+bs_citus_version() {
+    case "$PG_MAJOR" in
+        15|16|17) echo 13.2.2 ;;
+        18) echo 14.0.1 ;;
+    esac
+}
+
+bs_build_vendored_citus() {
+    local ver tarball stage marker want build pgc="$PG_BIN/pg_config"
+    ver=$(bs_citus_version)
+    if [ "$BS_SERVER" = own ] || [ -z "$ver" ]; then
+        bs_log "Citus: not built for a server of your own; install it from its packages to run the Citus tests"
+        return 0
+    fi
+    if [ ! -d "$BS_SHARED/vendor" ]; then
+        bs_log "Citus: $BS_SHARED/vendor is absent: the Citus tests will skip"
+        return 0
+    fi
+    tarball=$(bs_vendored "citus-$ver.tar.gz") || exit 1
+    bs_apt libcurl4-openssl-dev liblz4-dev libzstd-dev libkrb5-dev
+    stage="$BS_CACHE/citus-$ver-$(printf '%s' "$PG_BIN" | sha256sum | cut -c1-12)"
+    marker="$stage/.benchstore-built"
+    want="$(sha256sum < "$tarball") $("$pgc" --version) $PG_BIN"
+    if [ ! -f "$marker" ] || [ "$(cat "$marker")" != "$want" ]; then
+        bs_log "building Citus $ver for $("$pgc" --version) from $tarball (a few minutes, once)"
+        rm -rf "$stage"
+        mkdir -p "$BS_CACHE"
+        build=$(mktemp -d "$BS_CACHE/build.XXXXXX")
+        if ! (
+            tar -xzf "$tarball" -C "$build" &&
+            cd "$build/citus-$ver" &&
+            # Citus 13.2.2 defines a static have_createdb_privilege() that
+            # PostgreSQL 15.20 declares extern: rename Citus's copy, and its
+            # callers use the server's (../shared/vendor/README.md)
+            sed -i 's/^have_createdb_privilege(void)$/citus_own_have_createdb_privilege(void)/'                 src/include/pg_version_compat.h &&
+            ./configure -q PG_CONFIG="$pgc" >"$build/configure.log" 2>&1 &&
+            make -s -j"$(nproc)" >"$build/make.log" 2>&1 &&
+            make -s install DESTDIR="$stage/root" >>"$build/make.log" 2>&1
+        ); then
+            tail -n 30 "$build"/*.log >&2 2>/dev/null || true
+            rm -rf "$build" "$stage"
+            bs_die "Citus $ver failed to build for $("$pgc" --version) (log above); nothing was left in $stage"
+        fi
+        rm -rf "$build"
+        echo "$want" > "$marker"
+    fi
+    bs_log "installing Citus $ver into $("$pgc" --pkglibdir) and $("$pgc" --sharedir)/extension"
+    if [ "$(id -u)" -eq 0 ] || [ -w "$("$pgc" --pkglibdir)" ]; then
+        cp -a "$stage/root/." /
+    else
+        sudo -n cp -a "$stage/root/." /
+    fi
+}
+
 bs_build_install() {
     bs_log "building (warnings are errors) and installing"
     make -s clean

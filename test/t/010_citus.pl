@@ -85,6 +85,55 @@ is($coord->safe_psql('postgres',
 		"SELECT count(*) FROM bench_history WHERE label = 'citus-real' AND benchmark = 'cluster_seqscan'"),
 	1, 'the total recorded on the coordinator');
 
+# Every shard counted once: a reference table has a copy on every worker,
+# and a table with two placements per shard two; the scan reads one of
+# each, on one worker.
+$coord->safe_psql('postgres', q{
+	CREATE TABLE nation (n_nationkey integer PRIMARY KEY, n_comment text);
+	SELECT create_reference_table('nation');
+	INSERT INTO nation SELECT g, repeat('n', 200) FROM generate_series(1, 5000) g;
+	SET citus.shard_count = 4;
+	SET citus.shard_replication_factor = 2;
+	CREATE TABLE twice (id bigint, pad text);
+	SELECT create_distributed_table('twice', 'id');
+	INSERT INTO twice SELECT g, md5(g::text) FROM generate_series(1, 40000) g;
+	VACUUM ANALYZE nation, twice;
+});
+for my $t ('nation', 'twice')
+{
+	my @rows = bs_rows($coord,
+		"SELECT * FROM bench_cluster_seqscan('citus', '$t', record => false)");
+	my ($total) = grep { $_->{node} eq 'total' } @rows;
+	is($total->{tuples}, $coord->safe_psql('postgres', "SELECT count(*) FROM $t"),
+		"$t: total tuples = count(*), every row once");
+	# one placement of each shard, on the first worker holding one, as the
+	# scan picks; citus_relation_size counts every copy
+	my $one_copy = $coord->safe_psql('postgres', qq{
+		SELECT sum(x.size) FROM (
+			SELECT DISTINCT ON (p.shardid) p.result::bigint AS size
+			FROM run_command_on_placements('$t', 'SELECT pg_relation_size(''%s'')') p
+			JOIN pg_dist_node n ON n.nodename = p.nodename AND n.nodeport = p.nodeport
+			WHERE n.groupid <> 0
+			ORDER BY p.shardid, p.nodename, p.nodeport) x});
+	is($total->{pages} * $block_size, $one_copy,
+		"$t: total size = one placement of each shard");
+	my $copies = $coord->safe_psql('postgres', qq{
+		SELECT count(*) / count(DISTINCT p.shardid) FROM pg_dist_placement p
+		JOIN pg_dist_shard s ON s.shardid = p.shardid WHERE s.logicalrelid = '$t'::regclass});
+	is($total->{pages} * $block_size * $copies,
+		$coord->safe_psql('postgres', "SELECT citus_relation_size('$t')"),
+		"$t: citus_relation_size counts the $copies copies");
+	my $nodes_reading = grep { $_->{node} ne 'total' && $_->{pages} > 0 } @rows;
+	if ($t eq 'nation')
+	{
+		is($nodes_reading, 1, 'nation: the reference table is read on one worker');
+	}
+	else
+	{
+		cmp_ok($nodes_reading, '>=', 1, 'twice: each shard read on one worker');
+	}
+}
+
 my ($ret, $out, $err) = $coord->psql('postgres', "SELECT * FROM bench_seqscan('lineitem')");
 like($err, qr/ERROR:  .*Citus.*\n(?:.*\n)*HINT:  .*bench_cluster_seqscan/,
 	'core bench_seqscan refuses the coordinator\'s shell table');
