@@ -408,10 +408,11 @@ GRANT EXECUTE ON FUNCTION bench_cluster_tablespace_io(name, name, text, text, te
 -- above 1 several: each worker used to scan every placement it held, so
 -- such a table was counted once per copy.  From 1.1 the coordinator picks
 -- one active placement per shard, on the first worker by name and port
--- that holds one, and each worker scans only the shards picked for it
--- (pg_dist_local_group says which group a worker is).  Without Citus's
--- placement catalog (a stand-in) every worker scans what it holds, as in
--- 1.0.
+-- that holds one, else on the coordinator (a Citus local table, or shards
+-- the coordinator holds alone: then the coordinator scans too), and each
+-- node scans only the shards picked for it (pg_dist_local_group says which
+-- group a node is).  Without Citus's placement catalog (a stand-in) every
+-- worker scans what it holds, as in 1.0.
 --
 CREATE FUNCTION _bench_cluster_citus_shard_groups(relation regclass)
 RETURNS jsonb
@@ -440,8 +441,8 @@ BEGIN
 			  JOIN pg_catalog.pg_class c ON c.oid = s.logicalrelid
 			  JOIN pg_catalog.pg_namespace ns ON ns.oid = c.relnamespace
 			  WHERE s.logicalrelid = $1 AND p.shardstate = 1
-				AND n.isactive AND n.noderole = 'primary' AND n.groupid <> 0
-			  ORDER BY s.shardid, n.nodename, n.nodeport) x
+				AND n.isactive AND n.noderole = 'primary'
+			  ORDER BY s.shardid, n.groupid = 0, n.nodename, n.nodeport) x
 	$q$ INTO groups USING relation;
 	RETURN groups;
 END;
@@ -449,6 +450,71 @@ $$;
 
 COMMENT ON FUNCTION _bench_cluster_citus_shard_groups(regclass) IS
 'internal: for each shard of a Citus table, the group (worker) whose placement a scan reads';
+
+--
+-- _bench_cluster_citus(command, all_nodes): as _bench_cluster_citus(command),
+-- on the coordinator too when all_nodes (through Citus's
+-- run_command_on_all_nodes, at the same time as the workers).  Internal.
+--
+CREATE FUNCTION _bench_cluster_citus(
+	command text,
+	all_nodes boolean,				-- the coordinator too (run_command_on_all_nodes)
+	OUT node text,					-- nodename:nodeport
+	OUT result text,				-- the command's one value
+	OUT wall_ms float8				-- run_command_on_workers's wall-clock time, ms (the same on every row)
+)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+#variable_conflict use_column
+DECLARE
+	res jsonb;
+	failed record;
+	t0 timestamptz;
+	elapsed float8;
+BEGIN
+	t0 := clock_timestamp();
+	IF all_nodes THEN
+		EXECUTE $q$
+			SELECT jsonb_agg(jsonb_build_object('node', n.nodename || ':' || n.nodeport,
+												'success', w.success, 'result', w.result))
+			FROM pg_catalog.run_command_on_all_nodes($1, true) w
+			JOIN pg_catalog.pg_dist_node n ON n.nodeid = w.nodeid
+		$q$ INTO res USING command;
+	ELSE
+		SELECT jsonb_agg(jsonb_build_object('node', w.nodename || ':' || w.nodeport,
+											'success', w.success, 'result', w.result))
+		INTO res
+		FROM pg_catalog.run_command_on_workers(command, true) w;
+	END IF;
+	elapsed := extract(epoch FROM clock_timestamp() - t0) * 1000;
+
+	IF res IS NULL THEN
+		RAISE EXCEPTION 'Citus has no active worker nodes'
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  HINT = 'citus_add_node adds one.';
+	END IF;
+	SELECT r.node, r.result INTO failed
+	FROM jsonb_to_recordset(res) AS r(node text, success boolean, result text)
+	WHERE NOT r.success
+	ORDER BY r.node
+	LIMIT 1;
+	IF FOUND THEN
+		RAISE EXCEPTION 'node "%" of cluster "citus" failed', failed.node
+			USING DETAIL = coalesce(failed.result, 'no message');
+	END IF;
+
+	RETURN QUERY
+	SELECT r.node, r.result, elapsed
+	FROM jsonb_to_recordset(res) AS r(node text, result text)
+	ORDER BY r.node;
+END;
+$$;
+
+COMMENT ON FUNCTION _bench_cluster_citus(text, boolean) IS
+'internal: a command on every Citus worker (and the coordinator) at once, failures raised under the node''s name';
+
 
 CREATE FUNCTION _bench_cluster_citus_scan_command(
 	shards text[],
@@ -516,6 +582,11 @@ LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, @extschema@, pg_temp
 AS $$
 DECLARE
+	am_name name;
+	groups jsonb;
+	on_coordinator boolean := false;
+	moved_shard text;
+	moved_node text;
 	target record;
 	nodes text[];
 	parts integer[];
@@ -599,11 +670,26 @@ BEGIN
 				USING ERRCODE = 'wrong_object_type',
 					  HINT = 'bench_seqscan measures a table of this node.';
 		END IF;
+		-- 1.1: a table of another access method (Citus's columnar) is
+		-- refused in heap mode here, naming it, rather than by every worker
+		IF lower(p_mode) = 'heap' THEN
+			SELECT a.amname INTO am_name
+			FROM pg_class c JOIN pg_am a ON a.oid = c.relam
+			WHERE c.oid = rel;
+			IF am_name IS NOT NULL AND am_name <> 'heap' THEN
+				RAISE EXCEPTION 'mode "heap" cannot scan relation "%"', rel
+					USING ERRCODE = 'feature_not_supported',
+						  DETAIL = format('Relation "%s" uses the table access method "%s"; only "heap" is supported.',
+										  rel, am_name),
+						  HINT = 'Modes "buffer" and "raw" read any relation with storage.';
+			END IF;
+		END IF;
 		-- 1.1: each shard is scanned on one worker only, the one that
 		-- _bench_cluster_citus_shard_groups picks among its placements (a
 		-- reference table's copy on every worker is read once)
-		scan_command := _bench_cluster_citus_scan_command(shards,
-														  _bench_cluster_citus_shard_groups(rel),
+		groups := _bench_cluster_citus_shard_groups(rel);
+		on_coordinator := EXISTS (SELECT 1 FROM jsonb_each_text(groups) g WHERE g.value = '0');
+		scan_command := _bench_cluster_citus_scan_command(shards, groups,
 														  p_mode, p_cache, p_label,
 														  p_record, p_workers);
 		evict_command := _bench_cluster_citus_evict_command(shards);
@@ -642,7 +728,7 @@ BEGIN
 			wall_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
 		ELSE
 			IF cold THEN
-				PERFORM FROM _bench_cluster_citus(evict_command);
+				PERFORM FROM _bench_cluster_citus(evict_command, on_coordinator);
 			END IF;
 			SELECT array_agg(w.node ORDER BY w.ord),
 				   array_agg(jsonb_populate_record(NULL::_bench_cluster_seqscan_node,
@@ -655,7 +741,27 @@ BEGIN
 						 SELECT jsonb_array_elements_text(x.result::jsonb -> 'shards')
 						 FROM unnest(array_agg(w.result)) AS x(result))
 			INTO nodes, node_rows, wall_ms, missing
-			FROM _bench_cluster_citus(scan_command) WITH ORDINALITY AS w(node, result, wall_ms, ord);
+			FROM _bench_cluster_citus(scan_command, on_coordinator) WITH ORDINALITY AS w(node, result, wall_ms, ord);
+			-- a shard picked for a node but not found there moved (or was
+			-- dropped) between the listing and the scan: the figures would
+			-- leave it out, so the run fails, naming the shard and its node
+			IF groups IS NOT NULL AND cardinality(missing) > 0 THEN
+				EXECUTE $q$
+					SELECT g.key, n.nodename || ':' || n.nodeport
+					FROM jsonb_each_text($1) g
+					JOIN pg_catalog.pg_dist_node n ON n.groupid = g.value::integer
+												  AND n.noderole = 'primary'
+					WHERE g.key = ANY ($2)
+					ORDER BY g.key LIMIT 1
+				$q$ INTO moved_shard, moved_node USING groups, missing;
+			END IF;
+			IF moved_shard IS NOT NULL THEN
+				RAISE EXCEPTION 'shard "%" of relation "%" was not found on node "%" of cluster "citus"',
+								moved_shard, rel, moved_node
+					USING ERRCODE = 'object_not_in_prerequisite_state',
+						  DETAIL = 'It was listed there when the run started; it moved or was dropped since (citus_move_shard_placement, a rebalance).',
+						  HINT = 'Run it again.';
+			END IF;
 			IF cardinality(missing) > 0 AND r = 1 THEN
 				RAISE WARNING '% of % shards of relation "%" were found on no worker',
 							  cardinality(missing), cardinality(shards), rel

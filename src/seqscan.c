@@ -34,6 +34,7 @@
 #include "access/heapam.h"
 #include "access/relation.h"
 #include "access/tableam.h"
+#include "catalog/pg_am.h"
 #include "benchstore.h"
 #include "catalog/pg_class.h"
 #include "compat.h"
@@ -429,7 +430,9 @@ scan_raw(Relation rel, char *buffer, BsIoEngine *engine,
 		 BsScanTotals *totals, BsProgress *progress)
 {
 	char	   *fork_path = bs_relation_fork_path(rel, MAIN_FORKNUM);
-	bool		count_tuples = RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind);
+	/* line pointers mean tuples on heap pages only */
+	bool		count_tuples = RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) &&
+		rel->rd_rel->relam == HEAP_TABLE_AM_OID;
 	int64		nlp = 0;
 	int64		blocks_total = 0;
 

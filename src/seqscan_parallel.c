@@ -45,6 +45,7 @@
 #include "access/relscan.h"
 #include "access/tableam.h"
 #include "access/xact.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "compat.h"
 #include "executor/instrument.h"
@@ -533,7 +534,8 @@ bs_parallel_scan_begin(BsTarget *target, BsScanMode mode, bool cold,
 		Relation	rel = relation_open(lfirst_oid(lc), NoLock);
 
 		r->relid = RelationGetRelid(rel);
-		r->count_tuples = RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind);
+		r->count_tuples = RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) &&
+			rel->rd_rel->relam == HEAP_TABLE_AM_OID;
 		r->nblocks = RelationGetNumberOfBlocks(rel);
 		pg_atomic_init_u64(&r->next_block, 0);
 		if (mode == BS_MODE_HEAP)

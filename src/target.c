@@ -35,7 +35,9 @@
 #include "access/tableam.h"
 #include "catalog/index.h"
 #include "catalog/objectaddress.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
+#include "commands/defrem.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
@@ -66,7 +68,9 @@ check_heap_table(Relation rel)
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("mode \"heap\" cannot scan relation \"%s\"",
 						RelationGetRelationName(rel)),
-				 errdetail("Only the heap table access method is supported."),
+				 errdetail("Relation \"%s\" uses the table access method \"%s\"; only \"heap\" is supported.",
+						   RelationGetRelationName(rel),
+						   get_am_name(rel->rd_rel->relam)),
 				 errhint("Modes \"buffer\" and \"raw\" read any relation with storage.")));
 
 	if (relkind == RELKIND_MATVIEW && !RelationIsPopulated(rel))

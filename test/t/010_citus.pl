@@ -134,7 +134,118 @@ for my $t ('nation', 'twice')
 	}
 }
 
-my ($ret, $out, $err) = $coord->psql('postgres', "SELECT * FROM bench_seqscan('lineitem')");
+my ($ret, $out, $err);
+
+# The other kinds of Citus table: partitioned distributed, a Citus local
+# table (its one shard on the coordinator, which then scans too), a table of
+# a distributed schema, and columnar (heap refused naming the access
+# method; raw and buffer read its files, with no tuple count).
+$coord->safe_psql('postgres', q{
+	CREATE EXTENSION IF NOT EXISTS citus_columnar;
+	SET citus.shard_count = 4;
+	SET citus.shard_replication_factor = 1;
+	CREATE TABLE events (id bigint, ts date, pad text) PARTITION BY RANGE (ts);
+	CREATE TABLE events_a PARTITION OF events FOR VALUES FROM ('2024-01-01') TO ('2024-07-01');
+	CREATE TABLE events_b PARTITION OF events FOR VALUES FROM ('2024-07-01') TO ('2025-01-01');
+	SELECT create_distributed_table('events', 'id');
+	INSERT INTO events SELECT g, '2024-01-01'::date + (g % 360), md5(g::text) FROM generate_series(1, 20000) g;
+	CREATE TABLE loc (id integer, pad text);
+	SELECT citus_add_local_table_to_metadata('loc');
+	INSERT INTO loc SELECT g, repeat('l', 100) FROM generate_series(1, 3000) g;
+	SET citus.enable_schema_based_sharding = on;
+	CREATE SCHEMA tenant1;
+	RESET citus.enable_schema_based_sharding;
+	CREATE TABLE tenant1.t (id integer, pad text);
+	INSERT INTO tenant1.t SELECT g, repeat('t', 100) FROM generate_series(1, 4000) g;
+	CREATE TABLE col (id bigint, pad text) USING columnar;
+	SELECT create_distributed_table('col', 'id');
+	INSERT INTO col SELECT g, md5(g::text) FROM generate_series(1, 20000) g;
+	VACUUM ANALYZE events, loc, tenant1.t;
+});
+# bytes of one placement of each shard of the given tables (partitions
+# are tables of their own in Citus's catalog), coordinator included
+my $bytes_of = sub {
+	my $sum = 0;
+	for my $t (@_)
+	{
+		$sum += $coord->safe_psql('postgres', qq{
+			SELECT coalesce(sum(x.size), 0) FROM (
+				SELECT DISTINCT ON (p.shardid) p.result::bigint AS size
+				FROM run_command_on_placements('$t', 'SELECT pg_relation_size(''%s'')') p
+				ORDER BY p.shardid, p.nodename, p.nodeport) x});
+	}
+	return $sum;
+};
+for my $case ([ 'events', [ 'events_a', 'events_b' ] ], [ 'loc', [ 'loc' ] ],
+	[ 'tenant1.t', [ 'tenant1.t' ] ])
+{
+	my ($t, $parts) = @$case;
+	my @rows = bs_rows($coord,
+		"SELECT * FROM bench_cluster_seqscan('citus', '$t', record => false)");
+	my ($total) = grep { $_->{node} eq 'total' } @rows;
+	is($total->{tuples}, $coord->safe_psql('postgres', "SELECT count(*) FROM $t"),
+		"$t: total tuples = count(*)");
+	is($total->{pages} * $block_size, $bytes_of->(@$parts),
+		"$t: total size = its shards' placements");
+}
+my @loc_rows = bs_rows($coord, "SELECT node, pages FROM bench_cluster_seqscan('citus', 'loc', record => false)");
+is(join(',', sort map { $_->{node} } grep { $_->{node} ne 'total' } @loc_rows),
+	join(',', sort($coord->host . ':' . $coord->port, @names)),
+	'loc: the coordinator scans its Citus local table, beside the workers');
+is((grep { $_->{node} eq $coord->host . ':' . $coord->port } @loc_rows)[0]{pages},
+	(grep { $_->{node} eq 'total' } @loc_rows)[0]{pages}, 'loc: all of it on the coordinator');
+($ret, $out, $err) = $coord->psql('postgres',
+	"SELECT * FROM bench_cluster_seqscan('citus', 'col', record => false)");
+like($err, qr/ERROR:  mode "heap" cannot scan relation "col"\nDETAIL:  Relation "col" uses the table access method "columnar"/,
+	'columnar: heap mode refused, naming the access method');
+for my $mode ('raw', 'buffer')
+{
+	my @rows = bs_rows($coord,
+		"SELECT * FROM bench_cluster_seqscan('citus', 'col', mode => '$mode', record => false)");
+	my ($total) = grep { $_->{node} eq 'total' } @rows;
+	is($total->{pages} * $block_size, $bytes_of->('col'), "columnar, $mode: its files' size");
+	ok(!defined $total->{tuples}, "columnar, $mode: no tuple count");
+}
+
+# Failures named, nothing recorded: a shard gone from the worker picked for
+# it (as when a rebalance moves it between the listing and the scan), a
+# worker without benchstore, a worker stopped.
+my ($w1shard, $w1) = split /\|/, $coord->safe_psql('postgres', q{
+	SELECT s.shard, n.nodename || ':' || n.nodeport
+	FROM (SELECT shardid, pg_catalog.shard_name(logicalrelid, shardid) AS shard
+		  FROM pg_dist_shard WHERE logicalrelid = 'lineitem'::regclass) s
+	JOIN pg_dist_placement p USING (shardid)
+	JOIN pg_dist_node n ON n.groupid = p.groupid
+	ORDER BY s.shardid LIMIT 1});
+my ($wnode) = grep { $_->host . ':' . $_->port eq $w1 } @workers;
+$wnode->safe_psql('postgres', "ALTER TABLE $w1shard RENAME TO moved_away");
+($ret, $out, $err) = $coord->psql('postgres',
+	"SELECT * FROM bench_cluster_seqscan('citus', 'lineitem', label => 'citus-fail')");
+like($err, qr/ERROR:  shard "public\.\Q$w1shard\E" of relation "lineitem" was not found on node "\Q$w1\E"/,
+	'a shard gone from its worker: the error names the shard and the worker');
+$wnode->safe_psql('postgres', "ALTER TABLE moved_away RENAME TO $w1shard");
+# (Citus refuses DDL on a worker unless told that it is meant)
+$workers[1]->safe_psql('postgres', q{
+	SET citus.enable_ddl_propagation = off;
+	DROP EXTENSION benchstore CASCADE});
+($ret, $out, $err) = $coord->psql('postgres',
+	"SELECT * FROM bench_cluster_seqscan('citus', 'lineitem', label => 'citus-fail')");
+my $w2 = $workers[1]->host . ':' . $workers[1]->port;
+like($err, qr/ERROR:  node "\Q$w2\E" of cluster "citus" failed\nDETAIL:  .*bench_seqscan/,
+	'a worker without benchstore: the error names it');
+$workers[1]->safe_psql('postgres', q{
+	SET citus.enable_ddl_propagation = off;
+	CREATE EXTENSION benchstore_cluster CASCADE});
+$workers[0]->stop;
+($ret, $out, $err) = $coord->psql('postgres',
+	"SELECT * FROM bench_cluster_seqscan('citus', 'lineitem', label => 'citus-fail')");
+my $w0 = $workers[0]->host . ':' . $workers[0]->port;
+like($err, qr/ERROR:  .*\Q$w0\E/, 'a worker stopped: the error names it');
+$workers[0]->start;
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM bench_run WHERE label = 'citus-fail'}),
+	0, 'nothing recorded by the failed runs');
+
+($ret, $out, $err) = $coord->psql('postgres', "SELECT * FROM bench_seqscan('lineitem')");
 like($err, qr/ERROR:  .*Citus.*\n(?:.*\n)*HINT:  .*bench_cluster_seqscan/,
 	'core bench_seqscan refuses the coordinator\'s shell table');
 
