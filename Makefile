@@ -11,6 +11,7 @@ MODULE_big = benchstore
 OBJS = \
 	src/benchstore.o \
 	src/cache.o \
+	src/citus.o \
 	src/iostat.o \
 	src/seqscan.o \
 	src/seqscan_parallel.o \

@@ -3,7 +3,7 @@
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION benchstore UPDATE TO '1.1'" to load this file. \quit
 
--- Version 1.1: queue depth.  bench_tablespace_io, bench_tablespaces_io and
+-- Version 1.1: queue depth; bench_query through Citus; settings advice.  bench_tablespace_io, bench_tablespaces_io and
 -- bench_seqscan's raw mode keep iodepth operations in flight per stream
 -- (io_uring above 1); iodepth is a result column, is recorded in the
 -- history (bench_history.iodepth), and bench_compare pairs runs on it and
@@ -19,6 +19,7 @@ DROP FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean, intege
 DROP FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean);
 DROP FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean);
 DROP FUNCTION bench_compare(text, text, text[]);
+DROP FUNCTION bench_query(text, text, integer, text, boolean, boolean);
 
 --
 -- bench_seqscan: iodepth for raw mode.
@@ -136,6 +137,42 @@ REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, bo
 REVOKE ALL ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer) TO pg_write_server_files;
 GRANT EXECUTE ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer) TO pg_write_server_files;
+
+--
+-- bench_query: on a Citus coordinator, a query of Citus tables runs
+-- distributed; the distributed column says so, size_mb is one copy of the
+-- shards it reads (sized on the nodes), mb_per_s is size_mb over the time,
+-- and a cold run evicts the shards on every node holding them first.
+--
+CREATE FUNCTION bench_query(
+	query text,						-- one SELECT or WITH ... SELECT
+	cache text DEFAULT 'warm',		-- warm | cold (every relation the plan reads evicted first)
+	repeat integer DEFAULT 1,		-- runs, 1 .. 1000
+	label text DEFAULT NULL,		-- recorded with the run (see bench_history)
+	record boolean DEFAULT true,	-- false: do not record the run
+	allow_writes boolean DEFAULT false,	-- true: run a query that writes, then roll it back
+	OUT run integer,				-- 1 .. repeat
+	OUT cache text,					-- warm or cold
+	OUT elapsed_ms float8,			-- execution time (ExecutorStart to ExecutorEnd), ms; planning not included
+	OUT rows bigint,				-- rows the query returned (counted, not sent)
+	OUT blks_hit bigint,			-- blocks found in shared (or local) buffers, parallel workers included
+	OUT blks_read bigint,			-- blocks PostgreSQL read from the OS, parallel workers included
+	OUT read_ms float8,				-- time in those reads, ms; NULL unless track_io_timing
+	OUT os_read_mb float8,			-- MB the kernel read from storage for this backend; NULL if unknown or with parallel workers
+	OUT relations regclass[],		-- what the plan reads: tables with storage, then the indexes its scans use
+	OUT size_mb float8,				-- their main forks' size now, MB (2^20 bytes)
+	OUT mb_per_s float8,			-- size_mb / elapsed seconds: the effective scan rate
+	OUT workers_planned integer,	-- parallel workers the plan's Gather nodes asked for
+	OUT workers_launched integer,	-- parallel workers that ran
+	OUT distributed boolean			-- the plan reads Citus tables: size_mb is one copy of their shards, mb_per_s size_mb / elapsed (1.1)
+)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'bench_query'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+ROWS 1;
+
+COMMENT ON FUNCTION bench_query(text, text, integer, text, boolean, boolean) IS
+'time a SELECT (warm or cold cache), one row per run, with the relations it reads and its effective scan rate';
 
 --
 -- bench_history: the iodepth column (appended: CREATE OR REPLACE VIEW keeps

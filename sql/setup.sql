@@ -25,7 +25,7 @@ SELECT p.proname AS function,
 	   p.provolatile AS volatility,
 	   p.proparallel AS parallel
 FROM ext_function p
-ORDER BY 1;
+ORDER BY 1, 2;
 
 -- The result columns, in order.
 SELECT p.proname AS function, a.n AS position, a.name AS out_column,

@@ -220,64 +220,23 @@ bs_close_target(BsTarget *target)
 }
 
 /*
- * Whether Citus's catalog pg_dist_partition has a row for relid: the
- * relation is then a distributed, reference or Citus local table, whose
- * rows live in shards.  Read without a privilege check, since the answer
- * only decides whether to refuse.
- */
-static bool
-is_citus_table(Relation catalog, AttrNumber attnum, Oid relid)
-{
-	ScanKeyData key;
-	SysScanDesc scan;
-	bool		found;
-
-	ScanKeyInit(&key, attnum, BTEqualStrategyNumber, F_OIDEQ,
-				ObjectIdGetDatum(relid));
-	scan = systable_beginscan(catalog, InvalidOid, false, NULL, 1, &key);
-	found = HeapTupleIsValid(systable_getnext(scan));
-	systable_endscan(scan);
-	return found;
-}
-
-/*
  * Refuse to scan a Citus table where Citus is installed: the named
- * relation or any of its partitions being in pg_dist_partition.
+ * relation or any of its partitions being one (citus.c).
  */
 void
 bs_refuse_citus_shell(BsTarget *target)
 {
-	Oid			catalog_oid = get_relname_relid("pg_dist_partition",
-												PG_CATALOG_NAMESPACE);
-	Relation	catalog;
-	AttrNumber	attnum;
-	Oid			atttype;
-	List	   *relids;
-	ListCell   *lc;
+	List	   *relids = lcons_oid(RelationGetRelid(target->rel),
+								   list_copy(target->storage_relids));
+	List	   *citus = bs_citus_tables(relids);
 
-	if (!OidIsValid(catalog_oid))
-		return;					/* no Citus here */
-	attnum = get_attnum(catalog_oid, "logicalrelid");
-	if (attnum == InvalidAttrNumber)
-		return;
-	atttype = get_atttype(catalog_oid, attnum);
-	if (atttype != REGCLASSOID && atttype != OIDOID)
-		return;
-
-	catalog = table_open(catalog_oid, AccessShareLock);
-	relids = lcons_oid(RelationGetRelid(target->rel),
-					   list_copy(target->storage_relids));
-	foreach(lc, relids)
-	{
-		if (is_citus_table(catalog, attnum, lfirst_oid(lc)))
-			ereport(ERROR,
-					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					 errmsg("relation \"%s\" is a Citus table",
-							get_rel_name(lfirst_oid(lc))),
-					 errdetail("Its rows are in shards on the worker nodes; the table on this node is an empty shell."),
-					 errhint("Use bench_cluster_seqscan('citus', '%s') of the benchstore_cluster extension, which scans each worker's shards.",
-							 RelationGetRelationName(target->rel))));
-	}
-	table_close(catalog, AccessShareLock);
+	if (citus != NIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("relation \"%s\" is a Citus table",
+						get_rel_name(linitial_oid(citus))),
+				 errdetail("Its rows are in shards on the worker nodes; the table on this node is an empty shell."),
+				 errhint("Use bench_cluster_seqscan('citus', '%s') of the benchstore_cluster extension, which scans each worker's shards.",
+						 RelationGetRelationName(target->rel))));
 	list_free(relids);
 }

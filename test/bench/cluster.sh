@@ -23,6 +23,13 @@
 # The nodes share this machine's cores and disk: aggregate scaling is not
 # the point, the overhead is.
 #
+# Where Citus is installed (test/run-tests.sh builds it from
+# ../shared/vendor), the same four instances also form a Citus cluster (the
+# coordinator and the three nodes as workers), with a distributed
+# lineitem_d of one shard per worker of the same size, and the warm and
+# cold lines run through bench_cluster_seqscan('citus', ...) too, in the
+# same rounds: Citus's fan-out (run_command_on_workers) beside PL/Proxy's.
+#
 # BS_SKIP_BUILD=1 skips installing packages and building benchstore (use
 # what is installed).
 set -euo pipefail
@@ -41,6 +48,9 @@ fi
     echo "PL/Proxy is not installed: apt-get install postgresql-$PG_MAJOR-plproxy" >&2
     exit 1
 }
+
+citus=
+[ -e "$("$PG_BIN/pg_config" --sharedir)/extension/citus.control" ] && citus=1
 
 BS_TMP=$(mktemp -d /tmp/benchstore-cluster.XXXXXX)
 chmod 755 "$BS_TMP"
@@ -76,10 +86,23 @@ for n in "${names[@]}"; do
         echo "port = ${port[$n]}"
         echo "track_io_timing = on"
         echo "max_parallel_workers_per_gather = 0"
+        if [ -n "$citus" ]; then
+            echo "shared_preload_libraries = 'citus'"
+            echo "citus.local_hostname = '$BS_TMP'"
+        fi
     } | bs_as_pg tee -a "$BS_TMP/$n/postgresql.conf" >/dev/null
     bs_as_pg "$PG_BIN/pg_ctl" -D "$BS_TMP/$n" -l "$BS_TMP/$n.log" -w start >/dev/null
     on "$n" -q -c 'CREATE EXTENSION benchstore'
 done
+
+if [ -n "$citus" ]; then
+    bs_log "Citus: the coordinator and the three nodes as its workers"
+    for n in "${names[@]}"; do on "$n" -q -c 'CREATE EXTENSION citus'; done
+    on coordinator -q -c "SELECT citus_set_coordinator_host('$BS_TMP', ${port[coordinator]})"
+    for n in node0 node1 node2; do
+        on coordinator -q -c "SELECT citus_add_node('$BS_TMP', ${port[$n]})"
+    done
+fi
 
 bs_log "loading a lineitem-shaped table of about $size_mb MB ($rows rows) on each node"
 for n in node0 node1 node2; do
@@ -95,14 +118,19 @@ for n in node0 node1 node2; do
     i=$((i + 1))
 done
 on coordinator -q <<SQL
+-- (with Citus: these are the coordinator's own, not for its workers)
+SET citus.enable_ddl_propagation = off;
 CREATE EXTENSION benchstore_cluster CASCADE;
 CREATE SERVER bench FOREIGN DATA WRAPPER plproxy OPTIONS ($options);
 CREATE USER MAPPING FOR PUBLIC SERVER bench;
 CREATE SCHEMA bench;
 CREATE TABLE bench.sample (test text, round integer, wall_ms float8, slowest_ms float8,
                            mb_per_s float8, skew float8);
--- One round of a line: the total row's wall time and the slowest node's.
-CREATE FUNCTION bench.round(test text, rnd integer, cache text, rec boolean) RETURNS void
+-- One round of a line: the total row's wall time and the slowest node's;
+-- through PL/Proxy (server bench, lineitem on each node) or, where
+-- installed, Citus (the distributed lineitem_d).
+CREATE FUNCTION bench.round(test text, rnd integer, cache text, rec boolean,
+                            cluster name DEFAULT 'bench', rel text DEFAULT 'lineitem') RETURNS void
 LANGUAGE sql AS \$\$
     INSERT INTO bench.sample
     SELECT test, rnd,
@@ -110,7 +138,7 @@ LANGUAGE sql AS \$\$
            max(s.elapsed_ms) FILTER (WHERE s.node <> 'total'),
            max(s.mb_per_s) FILTER (WHERE s.node = 'total'),
            max(s.skew)
-    FROM bench_cluster_seqscan('bench', 'lineitem', cache => cache, record => rec) s
+    FROM bench_cluster_seqscan(cluster, rel, cache => cache, record => rec) s
 \$\$;
 -- The cold fan-out without the untimed eviction before it: the internal
 -- PL/Proxy call alone, timed the same way.
@@ -130,6 +158,18 @@ BEGIN
 END \$\$;
 SQL
 
+if [ -n "$citus" ]; then
+    bs_log "Citus: a distributed lineitem_d, one shard of about $size_mb MB per worker"
+    # test/sample/lineitem.sql's rows, three nodes' worth, made on the
+    # coordinator and distributed (Citus copies them into the shards)
+    on coordinator -q -v rows="$((rows * 3))" -v table=lineitem_d < test/sample/lineitem.sql >/dev/null 2>&1
+    on coordinator -q -c 'SET citus.shard_count = 3' -c 'SET citus.shard_replication_factor = 1' \
+        -c "SELECT create_distributed_table('lineitem_d', 'l_orderkey')" \
+        -c "SELECT truncate_local_data_after_distributing_table('lineitem_d')" \
+        -c 'VACUUM lineitem_d' >/dev/null 2>&1
+    for n in node0 node1 node2; do on "$n" -q -c 'CHECKPOINT'; done
+fi
+
 lines=("heap warm|warm|false" "heap warm, recorded|warm|true" "heap cold|cold|false")
 no_prep="heap cold, no untimed eviction"
 
@@ -140,6 +180,10 @@ session() {
         echo "SELECT bench.round('$test', $r, '$cache', $rec);"
     done
     echo "SELECT bench.round_no_prep('$no_prep', $r);"
+    if [ -n "$citus" ]; then
+        echo "SELECT bench.round('citus heap warm', $r, 'warm', false, 'citus', 'lineitem_d');"
+        echo "SELECT bench.round('citus heap cold', $r, 'cold', false, 'citus', 'lineitem_d');"
+    fi
 }
 
 bs_log "measuring: $rounds rounds (and one untimed warm-up round)"
@@ -157,7 +201,7 @@ SELECT test, round, round(wall_ms::numeric, 1) AS wall_ms,
        round((100 * (wall_ms / slowest_ms - 1))::numeric, 1) AS overhead_pct,
        round(mb_per_s::numeric) AS aggregate_mb_s
 FROM bench.sample WHERE round > 0
-ORDER BY array_position(ARRAY['heap warm', 'heap warm, recorded', 'heap cold', '$no_prep'], test), round;
+ORDER BY array_position(ARRAY['heap warm', 'heap warm, recorded', 'heap cold', '$no_prep', 'citus heap warm', 'citus heap cold'], test), round;
 SQL
 
 bs_log "medians of $rounds rounds"
@@ -178,5 +222,5 @@ SELECT test,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY skew)::numeric, 2) AS skew
 FROM bench.sample WHERE round > 0
 GROUP BY test
-ORDER BY array_position(ARRAY['heap warm', 'heap warm, recorded', 'heap cold', '$no_prep'], test);
+ORDER BY array_position(ARRAY['heap warm', 'heap warm, recorded', 'heap cold', '$no_prep', 'citus heap warm', 'citus heap cold'], test);
 SQL

@@ -207,6 +207,35 @@ for my $mode ('raw', 'buffer')
 	ok(!defined $total->{tuples}, "columnar, $mode: no tuple count");
 }
 
+# bench_query on the coordinator runs a distributed query as it is: the row
+# says distributed, size_mb is one copy of the shards it reads (sized on
+# the nodes), mb_per_s is that over the time; cold evicts the shards on the
+# nodes first.
+for my $case ([ 'SELECT count(*) FROM lineitem', [ 'lineitem' ] ],
+	[ 'SELECT count(*) FROM lineitem l JOIN nation n ON n.n_nationkey = l.l_orderkey', [ 'lineitem', 'nation' ] ])
+{
+	my ($q, $tables) = @$case;
+	for my $cache ('warm', 'cold')
+	{
+		my @q = bs_rows($coord, qq{
+			SELECT * FROM bench_query(\$q\$$q\$q\$, cache => '$cache', label => 'citus-query')});
+		my $r = $q[0];
+		ok($r->{distributed}, "bench_query ($cache) of @$tables: distributed");
+		is($r->{size_mb} * 1048576, $bytes_of->(@$tables),
+			"bench_query ($cache) of @$tables: size_mb = one placement of each shard");
+		is(join(',', @{ $r->{relations} }), join(',', @$tables),
+			"bench_query ($cache) of @$tables: the Citus tables are its relations");
+		ok(abs($r->{mb_per_s} - $r->{size_mb} / ($r->{elapsed_ms} / 1000)) <= 0.01 + 0.001 * $r->{mb_per_s},
+			"bench_query ($cache): mb_per_s = size_mb over the time");
+	}
+}
+is($coord->safe_psql('postgres', q{
+	SELECT string_agg(DISTINCT x.metrics ->> 'distributed', ',')
+	FROM bench_run r JOIN bench_result x USING (run_id) WHERE r.label = 'citus-query'}),
+	'true', 'bench_query: distributed is recorded');
+my @local = bs_rows($coord, q{SELECT distributed FROM bench_query('SELECT count(*) FROM pg_class', record => false)});
+ok(!$local[0]{distributed}, 'bench_query of a local table: not distributed');
+
 # Failures named, nothing recorded: a shard gone from the worker picked for
 # it (as when a rebalance moves it between the listing and the scan), a
 # worker without benchstore, a worker stopped.
@@ -233,6 +262,10 @@ $workers[1]->safe_psql('postgres', q{
 my $w2 = $workers[1]->host . ':' . $workers[1]->port;
 like($err, qr/ERROR:  node "\Q$w2\E" of cluster "citus" failed\nDETAIL:  .*bench_seqscan/,
 	'a worker without benchstore: the error names it');
+($ret, $out, $err) = $coord->psql('postgres',
+	"SELECT * FROM bench_query('SELECT count(*) FROM lineitem', cache => 'cold', label => 'citus-fail')");
+like($err, qr/ERROR:  could not evict the shards of Citus table "lineitem" on node "\Q$w2\E"\nDETAIL:  .*bench_cache_evict/,
+	'bench_query cold with a worker without benchstore: the error names it');
 $workers[1]->safe_psql('postgres', q{
 	SET citus.enable_ddl_propagation = off;
 	CREATE EXTENSION benchstore_cluster CASCADE});
