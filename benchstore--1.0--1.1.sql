@@ -585,6 +585,7 @@ DECLARE
 	combine_cap bigint;				-- io_max_combine_limit, bytes (18+)
 	seq_blk bigint;					-- block size of the server's sequential reads
 	seq_depth integer := 1;			-- and how many it keeps in flight
+	setting_now jsonb;				-- the tablespace's own options over the server's settings
 	seq_depth_used integer;
 	eic integer;
 	meas jsonb := '[]';				-- the result rows measured or recorded
@@ -592,8 +593,10 @@ DECLARE
 	measured boolean := false;
 	uring_refused text;
 	r record;
+	pt record;
+	refusal text;
+	refusal_detail text;
 	b bigint;
-	d integer;
 	n integer;
 	out bench_advice;
 	advice jsonb := '[]';
@@ -657,20 +660,23 @@ BEGIN
 		-- page cache, whose read-ahead reads 128 kB at once by default
 		seq_blk := 131072;
 	END IF;
+	-- the settings as the tablespace's scans get them: its own options,
+	-- else the server's (as configured, not this session's)
+	setting_now := (SELECT jsonb_object_agg(s.name, s.reset_val) FROM pg_settings s
+					 WHERE s.name IN ('seq_page_cost', 'random_page_cost', 'effective_io_concurrency',
+									  'maintenance_io_concurrency', 'io_method', 'io_workers'))
+				   || coalesce((SELECT jsonb_object_agg(split_part(o, '=', 1), split_part(o, '=', 2))
+								FROM pg_tablespace t, unnest(t.spcoptions) o
+								WHERE t.oid = ts_oid), '{}');
 	-- from 18 on a sequential scan keeps up to the tablespace's
 	-- effective_io_concurrency reads in flight through io_uring, or as
 	-- many as there are I/O workers (io_method = worker); one through
 	-- the page cache's read-ahead before, or with io_method = sync
-	eic := coalesce((SELECT split_part(o, '=', 2)::integer
-					   FROM pg_tablespace t, unnest(t.spcoptions) o
-					  WHERE t.oid = ts_oid AND split_part(o, '=', 1) = 'effective_io_concurrency'),
-					(SELECT s.reset_val::integer FROM pg_settings s
-					  WHERE s.name = 'effective_io_concurrency'));
+	eic := (setting_now ->> 'effective_io_concurrency')::integer;
 	IF ver >= 180000 THEN
-		seq_depth := CASE (SELECT s.reset_val FROM pg_settings s WHERE s.name = 'io_method')
+		seq_depth := CASE setting_now ->> 'io_method'
 						 WHEN 'io_uring' THEN eic
-						 WHEN 'worker' THEN least(eic, (SELECT s.reset_val::integer FROM pg_settings s
-														WHERE s.name = 'io_workers'))
+						 WHEN 'worker' THEN least(eic, (setting_now ->> 'io_workers')::integer)
 						 ELSE 1 END;
 		seq_depth := least(greatest(seq_depth, 1), 256);
 	END IF;
@@ -697,66 +703,45 @@ BEGIN
 								to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI:SS.MS'));
 		END IF;
 		measured := true;
-		-- sequential reads in blocks of the server's sequential reads, and
-		-- from 17 on a sweep of the sizes io_combine_limit takes
-		FOR b IN
-			SELECT x.s FROM generate_series(0, 20) g, LATERAL (SELECT blk << g AS s) x
-			 WHERE (ver >= 170000 AND x.s <= least(combine_max, 1048576)) OR x.s = seq_blk
-			 ORDER BY 1
+		-- one bench_tablespace_io call per point: sequential reads at
+		-- depth 1 in the server's block size (and from 17 on a sweep of the
+		-- sizes io_combine_limit takes), from 18 on also as deep as the
+		-- server's sequential scans, then random reads of one block at
+		-- depths 1, 2, 4 .. max_depth
+		FOR pt IN
+			SELECT * FROM (
+				SELECT 'seqread' AS test, x.s AS bytes, 1 AS depth
+				  FROM generate_series(0, 20) g, LATERAL (SELECT blk << g AS s) x
+				 WHERE (ver >= 170000 AND x.s <= least(combine_max, 1048576)) OR x.s = seq_blk
+				UNION ALL
+				SELECT 'seqread', seq_blk, seq_depth WHERE seq_depth > 1
+				UNION ALL
+				SELECT 'randread', blk, 1 << g FROM generate_series(0, 30) g WHERE 1 << g <= max_depth) p
+			 ORDER BY p.test DESC, p.depth, p.bytes
 		LOOP
+			-- io_uring missing or refused: depth 1 only
+			CONTINUE WHEN pt.depth > 1 AND uring_refused IS NOT NULL;
 			BEGIN
 				FOR r IN
 					SELECT * FROM bench_tablespace_io(ts_name, size => file_size,
-							block_size => b || ' bytes', tests => '{seqread}', direct => true,
+							block_size => pt.bytes || ' bytes', tests => ARRAY[pt.test], direct => true,
 							duration => cap, label => CASE WHEN keep THEN run_label END,
-							record => keep, iodepth => 1)
+							record => keep, iodepth => pt.depth)
 				LOOP
 					meas := meas || jsonb_build_array(to_jsonb(r));
 				END LOOP;
 			EXCEPTION WHEN feature_not_supported THEN
-				-- no direct I/O on this filesystem: the advice takes none
-				-- other, so bench_tablespace_io's hint does not apply
-				GET STACKED DIAGNOSTICS uring_refused = MESSAGE_TEXT, sweep = PG_EXCEPTION_DETAIL;
-				RAISE EXCEPTION '%', uring_refused
-					USING ERRCODE = 'feature_not_supported', DETAIL = sweep,
-						  HINT = 'Advice is measured with direct I/O only: reads through the page cache time memory, not the storage. Record figures measured elsewhere (fio --direct=1) with bench_record and pass their label.';
+				GET STACKED DIAGNOSTICS refusal = MESSAGE_TEXT, refusal_detail = PG_EXCEPTION_DETAIL;
+				IF pt.depth > 1 THEN
+					uring_refused := coalesce(nullif(refusal_detail, ''), refusal);
+				ELSE
+					-- no direct I/O on this filesystem: the advice takes no
+					-- other, so bench_tablespace_io's hint does not apply
+					RAISE EXCEPTION '%', refusal
+						USING ERRCODE = 'feature_not_supported', DETAIL = coalesce(refusal_detail, ''),
+							  HINT = 'Advice is measured with direct I/O only: reads through the page cache time memory, not the storage. Record figures measured elsewhere (fio --direct=1) with bench_record and pass their label.';
+				END IF;
 			END;
-		END LOOP;
-		-- sequential reads as deep as the server's
-		IF seq_depth > 1 THEN
-			BEGIN
-				FOR r IN
-					SELECT * FROM bench_tablespace_io(ts_name, size => file_size,
-							block_size => seq_blk || ' bytes', tests => '{seqread}', direct => true,
-							duration => cap, label => CASE WHEN keep THEN run_label END,
-							record => keep, iodepth => seq_depth)
-				LOOP
-					meas := meas || jsonb_build_array(to_jsonb(r));
-				END LOOP;
-			EXCEPTION WHEN feature_not_supported THEN
-				GET STACKED DIAGNOSTICS uring_refused = PG_EXCEPTION_DETAIL;
-				uring_refused := coalesce(nullif(uring_refused, ''), SQLERRM);
-			END;
-		END IF;
-		-- random reads of one block, at depths 1, 2, 4 .. max_depth
-		d := 1;
-		WHILE d <= max_depth AND (d = 1 OR uring_refused IS NULL) LOOP
-			BEGIN
-				FOR r IN
-					SELECT * FROM bench_tablespace_io(ts_name, size => file_size,
-							block_size => blk || ' bytes', tests => '{randread}', direct => true,
-							duration => cap, label => CASE WHEN keep THEN run_label END,
-							record => keep, iodepth => d)
-				LOOP
-					meas := meas || jsonb_build_array(to_jsonb(r));
-				END LOOP;
-			EXCEPTION WHEN feature_not_supported THEN
-				-- io_uring missing or refused: the sweep stops at depth 1
-				GET STACKED DIAGNOSTICS uring_refused = PG_EXCEPTION_DETAIL;
-				uring_refused := coalesce(nullif(uring_refused, ''), SQLERRM);
-				EXIT;
-			END;
-			d := d * 2;
 		END LOOP;
 	END IF;
 
@@ -822,11 +807,7 @@ BEGIN
 	-- relations in the tablespace in this database, over all their block
 	-- accesses, sequential ones too; cache_hit_share overrides it.
 	--
-	seq_cost := coalesce((SELECT split_part(o, '=', 2)::float8
-							FROM pg_tablespace t, unnest(t.spcoptions) o
-						   WHERE t.oid = ts_oid AND split_part(o, '=', 1) = 'seq_page_cost'),
-						 (SELECT s.reset_val::float8 FROM pg_settings s
-						   WHERE s.name = 'seq_page_cost'));
+	seq_cost := (setting_now ->> 'seq_page_cost')::float8;
 	IF hit_arg IS NOT NULL THEN
 		hit := hit_arg;
 		hit_words := format('A cache hit share of %s was given (cache_hit_share)',
@@ -852,10 +833,7 @@ BEGIN
 
 	out.tablespace := ts_name;
 	out.setting := 'random_page_cost';
-	out.current_value := coalesce((SELECT split_part(o, '=', 2)
-									 FROM pg_tablespace t, unnest(t.spcoptions) o
-									WHERE t.oid = ts_oid AND split_part(o, '=', 1) = out.setting),
-								  (SELECT s.reset_val FROM pg_settings s WHERE s.name = out.setting));
+	out.current_value := setting_now ->> out.setting;
 	distrust := CASE
 		WHEN NOT have_rnd
 		THEN format('no random read of %s blocks at depth 1 was measured', blk_words)
@@ -941,10 +919,7 @@ BEGIN
 	END IF;
 	FOR i IN 1 .. 2 LOOP
 		out.setting := (ARRAY['effective_io_concurrency', 'maintenance_io_concurrency'])[i];
-		out.current_value := coalesce((SELECT split_part(o, '=', 2)
-										 FROM pg_tablespace t, unnest(t.spcoptions) o
-										WHERE t.oid = ts_oid AND split_part(o, '=', 1) = out.setting),
-									  (SELECT s.reset_val FROM pg_settings s WHERE s.name = out.setting));
+		out.current_value := setting_now ->> out.setting;
 		IF distrust IS NOT NULL THEN
 			out.suggested_value := NULL;
 			out.evidence := 'Nothing to suggest: ' || distrust || '.';

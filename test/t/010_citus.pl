@@ -198,6 +198,21 @@ is((grep { $_->{node} eq $coord->host . ':' . $coord->port } @loc_rows)[0]{pages
 	"SELECT * FROM bench_cluster_seqscan('citus', 'col', record => false)");
 like($err, qr/ERROR:  mode "heap" cannot scan relation "col"\nDETAIL:  Relation "col" uses the table access method "columnar"/,
 	'columnar: heap mode refused, naming the access method');
+# (the same refusal in the core extension, on a worker, for a shard)
+{
+	my ($shard, $node) = split /\|/, $coord->safe_psql('postgres', q{
+		SELECT pg_catalog.shard_name(s.logicalrelid, s.shardid), n.nodename || ':' || n.nodeport
+		FROM pg_dist_shard s JOIN pg_dist_placement p USING (shardid)
+		JOIN pg_dist_node n ON n.groupid = p.groupid
+		WHERE s.logicalrelid = 'col'::regclass AND n.groupid <> 0
+		ORDER BY s.shardid LIMIT 1});
+	my ($w) = grep { $_->host . ':' . $_->port eq $node } @workers;
+	my ($wret, $wout, $werr) = $w->psql('postgres', "SELECT * FROM bench_seqscan('$shard', record => false)");
+	like($werr, qr/ERROR:  mode "heap" cannot scan relation "\Q$shard\E"\nDETAIL:  Relation "\Q$shard\E" uses the table access method "columnar"/,
+		'columnar shard on a worker: bench_seqscan names the access method');
+	my $raw = bs_row($w, "SELECT tuples FROM bench_seqscan('$shard', 'raw', record => false)");
+	ok(!defined $raw->{tuples}, 'columnar shard, raw: no line pointers counted');
+}
 for my $mode ('raw', 'buffer')
 {
 	my @rows = bs_rows($coord,
