@@ -332,7 +332,7 @@ FROM bench_tablespace_io(tablespace => %L, size => %L, block_size => %L, tests =
 				FROM unnest(array_agg(w.result), array_agg(w.ord)) AS x(result, ord),
 					 jsonb_array_elements(x.result::jsonb) WITH ORDINALITY AS e(value, n))
 		INTO nodes, node_rows
-		FROM _bench_cluster_citus(command) WITH ORDINALITY AS w(node, result, wall_ms, ord);
+		FROM _bench_cluster_citus(command, false) WITH ORDINALITY AS w(node, result, wall_ms, ord);
 	END IF;
 
 	RETURN QUERY SELECT * FROM _bench_cluster_io_rows(nodes, node_rows);
@@ -452,16 +452,198 @@ COMMENT ON FUNCTION _bench_cluster_citus_shard_groups(regclass) IS
 'internal: for each shard of a Citus table, the group (worker) whose placement a scan reads';
 
 --
+-- Citus's run_command_on_workers opens a new connection to every worker
+-- for each call (FORCE_NEW_CONNECTION in Citus's citus_tools.c): a new
+-- backend on each worker, which loads its libraries and maps the shared
+-- buffers before it can scan.  That is about 40 ms with an idle worker and
+-- 100 ms more once it touches 256 MB of shared buffers, all inside the
+-- coordinator's clock: a warm scan of 256 MB per worker measured 102.6 %
+-- over the slowest worker's own time.  From 1.1 the Citus path keeps one
+-- connection per node and session open through contrib dblink, as PL/Proxy
+-- keeps its own, when the caller may open such connections
+-- (dblink_connect_u, superusers by default); everyone else, and every call
+-- whose kept connections cannot be opened, goes through Citus's own
+-- dispatch as before.  benchstore_cluster.citus_connections = 'new' asks
+-- for Citus's dispatch every time.
+--
+-- _bench_cluster_citus_pool(): the schema of a usable dblink, or NULL when
+-- the kept connections cannot be used (no Citus node catalog, no dblink in
+-- this database, no right to dblink_connect_u, or the setting says 'new').
+--
+CREATE FUNCTION _bench_cluster_citus_pool()
+RETURNS name
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	setting text := coalesce(nullif(current_setting('benchstore_cluster.citus_connections', true), ''),
+							 'keep');
+	dblink name;
+BEGIN
+	IF setting NOT IN ('keep', 'new') THEN
+		RAISE EXCEPTION 'invalid value for parameter "benchstore_cluster.citus_connections": "%"', setting
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Available values: keep, new.';
+	END IF;
+	IF setting = 'new' OR to_regclass('pg_catalog.pg_dist_node') IS NULL THEN
+		RETURN NULL;
+	END IF;
+	SELECT n.nspname INTO dblink
+	FROM pg_catalog.pg_extension e
+	JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+	WHERE e.extname = 'dblink';
+	IF dblink IS NULL
+	   OR to_regprocedure(quote_ident(dblink) || '.dblink_connect_u(text,text)') IS NULL
+	   OR NOT has_function_privilege(quote_ident(dblink) || '.dblink_connect_u(text,text)', 'EXECUTE') THEN
+		RETURN NULL;
+	END IF;
+	RETURN dblink;
+END;
+$$;
+
+COMMENT ON FUNCTION _bench_cluster_citus_pool() IS
+'internal: the schema of the dblink that keeps connections to the Citus nodes, or NULL when Citus''s own dispatch is used';
+
+-- libpq's connection-string quoting: the value in single quotes, \ and '
+-- escaped.  Internal.
+CREATE FUNCTION _bench_cluster_conninfo_value(value text)
+RETURNS text
+LANGUAGE sql IMMUTABLE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+	SELECT '''' || replace(replace(value, '\', '\\'), '''', '\''') || ''''
+$$;
+
+COMMENT ON FUNCTION _bench_cluster_conninfo_value(text) IS
+'internal: a value quoted for a libpq connection string';
+
+--
+-- _bench_cluster_citus_kept(dblink, command, all_nodes): the command on
+-- every active primary worker (and the coordinator when all_nodes) at once,
+-- over connections named benchstore_citus_<nodeid> that stay open for the
+-- session.  A kept connection is checked with a round trip and opened anew
+-- when it broke (a restarted node, an abandoned result).  Returns what
+-- run_command_on_workers would, as a jsonb array of {node, success,
+-- result}, or NULL when a connection cannot be opened: the caller then
+-- goes through Citus, which names the node that cannot be reached.  A
+-- cancel (or statement_timeout) while the nodes run cancels their commands
+-- and closes the connections.
+--
+CREATE FUNCTION _bench_cluster_citus_kept(dblink name, command text, all_nodes boolean)
+RETURNS jsonb
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	lib text := quote_ident(dblink);
+	kept text[];
+	n record;
+	conn text;
+	conns text[] := '{}';
+	names text[] := '{}';
+	extra text := coalesce(current_setting('citus.node_conninfo', true), '');
+	busy integer;
+	value text;
+	e_message text;
+	res jsonb := '[]';
+	i integer;
+BEGIN
+	EXECUTE format('SELECT %s.dblink_get_connections()', lib) INTO kept;
+	kept := coalesce(kept, '{}');
+	FOR n IN EXECUTE $q$
+		SELECT nodeid, nodename, nodeport
+		FROM pg_catalog.pg_dist_node
+		WHERE isactive AND noderole = 'primary' AND (groupid <> 0 OR $1)
+		ORDER BY nodename, nodeport
+	$q$ USING all_nodes
+	LOOP
+		conn := 'benchstore_citus_' || n.nodeid;
+		IF conn = ANY (kept) THEN
+			BEGIN
+				EXECUTE format('SELECT %s.dblink_exec($1, $2)', lib) USING conn, 'DO $do$BEGIN END$do$';
+			EXCEPTION WHEN OTHERS THEN
+				EXECUTE format('SELECT %s.dblink_disconnect($1)', lib) USING conn;
+				kept := array_remove(kept, conn);
+			END;
+		END IF;
+		IF NOT conn = ANY (kept) THEN
+			BEGIN
+				EXECUTE format('SELECT %s.dblink_connect_u($1, $2)', lib)
+					USING conn,
+						  format('host=%s port=%s dbname=%s user=%s application_name=benchstore_cluster %s',
+								 @extschema@._bench_cluster_conninfo_value(n.nodename), n.nodeport,
+								 @extschema@._bench_cluster_conninfo_value(current_database()),
+								 @extschema@._bench_cluster_conninfo_value(current_user), extra);
+			EXCEPTION WHEN OTHERS THEN
+				RETURN NULL;
+			END;
+		END IF;
+		conns := conns || conn;
+		names := names || (n.nodename || ':' || n.nodeport);
+	END LOOP;
+	IF cardinality(conns) = 0 THEN
+		RETURN NULL;
+	END IF;
+
+	FOR i IN 1 .. cardinality(conns) LOOP
+		EXECUTE format('SELECT %s.dblink_send_query($1, $2)', lib) USING conns[i], command;
+	END LOOP;
+	-- Wait for every node, a millisecond at a time: dblink_get_result
+	-- cannot be interrupted before PostgreSQL 17, a sleep can.
+	BEGIN
+		FOR i IN 1 .. cardinality(conns) LOOP
+			LOOP
+				EXECUTE format('SELECT %s.dblink_is_busy($1)', lib) INTO busy USING conns[i];
+				EXIT WHEN busy = 0;
+				PERFORM pg_sleep(0.001);
+			END LOOP;
+		END LOOP;
+	EXCEPTION WHEN query_canceled THEN
+		FOR i IN 1 .. cardinality(conns) LOOP
+			EXECUTE format('SELECT %s.dblink_cancel_query($1)', lib) USING conns[i];
+			EXECUTE format('SELECT %s.dblink_disconnect($1)', lib) USING conns[i];
+		END LOOP;
+		RAISE;
+	END;
+
+	FOR i IN 1 .. cardinality(conns) LOOP
+		BEGIN
+			EXECUTE format('SELECT r.v FROM %s.dblink_get_result($1) AS r(v text)', lib)
+				INTO STRICT value USING conns[i];
+			res := res || jsonb_build_array(jsonb_build_object('node', names[i], 'success', true,
+															   'result', value));
+		EXCEPTION WHEN OTHERS THEN
+			GET STACKED DIAGNOSTICS e_message = MESSAGE_TEXT;
+			res := res || jsonb_build_array(jsonb_build_object('node', names[i], 'success', false,
+															   'result', e_message));
+		END;
+		-- the end of the results, before the connection is used again
+		BEGIN
+			EXECUTE format('SELECT count(*) FROM %s.dblink_get_result($1) AS r(v text)', lib)
+				USING conns[i];
+		EXCEPTION WHEN OTHERS THEN
+			EXECUTE format('SELECT %s.dblink_disconnect($1)', lib) USING conns[i];
+		END;
+	END LOOP;
+	RETURN res;
+END;
+$$;
+
+COMMENT ON FUNCTION _bench_cluster_citus_kept(name, text, boolean) IS
+'internal: a command on every Citus node at once over connections kept open for the session (dblink), or NULL when they cannot be opened';
+
+--
 -- _bench_cluster_citus(command, all_nodes): as _bench_cluster_citus(command),
 -- on the coordinator too when all_nodes (through Citus's
--- run_command_on_all_nodes, at the same time as the workers).  Internal.
+-- run_command_on_all_nodes, at the same time as the workers); over the
+-- kept connections when _bench_cluster_citus_pool allows.  Internal.
 --
 CREATE FUNCTION _bench_cluster_citus(
 	command text,
 	all_nodes boolean,				-- the coordinator too (run_command_on_all_nodes)
 	OUT node text,					-- nodename:nodeport
 	OUT result text,				-- the command's one value
-	OUT wall_ms float8				-- run_command_on_workers's wall-clock time, ms (the same on every row)
+	OUT wall_ms float8				-- the fan-out's wall-clock time, ms (the same on every row)
 )
 RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE
@@ -473,20 +655,27 @@ DECLARE
 	failed record;
 	t0 timestamptz;
 	elapsed float8;
+	dblink name := @extschema@._bench_cluster_citus_pool();
 BEGIN
-	t0 := clock_timestamp();
-	IF all_nodes THEN
-		EXECUTE $q$
-			SELECT jsonb_agg(jsonb_build_object('node', n.nodename || ':' || n.nodeport,
+	IF dblink IS NOT NULL THEN
+		t0 := clock_timestamp();
+		res := @extschema@._bench_cluster_citus_kept(dblink, command, all_nodes);
+	END IF;
+	IF res IS NULL THEN
+		t0 := clock_timestamp();
+		IF all_nodes THEN
+			EXECUTE $q$
+				SELECT jsonb_agg(jsonb_build_object('node', n.nodename || ':' || n.nodeport,
+													'success', w.success, 'result', w.result))
+				FROM pg_catalog.run_command_on_all_nodes($1, true) w
+				JOIN pg_catalog.pg_dist_node n ON n.nodeid = w.nodeid
+			$q$ INTO res USING command;
+		ELSE
+			SELECT jsonb_agg(jsonb_build_object('node', w.nodename || ':' || w.nodeport,
 												'success', w.success, 'result', w.result))
-			FROM pg_catalog.run_command_on_all_nodes($1, true) w
-			JOIN pg_catalog.pg_dist_node n ON n.nodeid = w.nodeid
-		$q$ INTO res USING command;
-	ELSE
-		SELECT jsonb_agg(jsonb_build_object('node', w.nodename || ':' || w.nodeport,
-											'success', w.success, 'result', w.result))
-		INTO res
-		FROM pg_catalog.run_command_on_workers(command, true) w;
+			INTO res
+			FROM pg_catalog.run_command_on_workers(command, true) w;
+		END IF;
 	END IF;
 	elapsed := extract(epoch FROM clock_timestamp() - t0) * 1000;
 

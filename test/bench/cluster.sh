@@ -28,7 +28,11 @@
 # coordinator and the three nodes as workers), with a distributed
 # lineitem_d of one shard per worker of the same size, and the warm and
 # cold lines run through bench_cluster_seqscan('citus', ...) too, in the
-# same rounds: Citus's fan-out (run_command_on_workers) beside PL/Proxy's.
+# same rounds, beside PL/Proxy's: over the connections benchstore_cluster
+# keeps open to the workers (contrib dblink, created on the coordinator
+# here), and, as "new connections", through Citus's own dispatch
+# (run_command_on_workers, a new connection to every worker per call;
+# benchstore_cluster.citus_connections = 'new').
 #
 # BS_SKIP_BUILD=1 skips installing packages and building benchstore (use
 # what is installed).
@@ -121,6 +125,7 @@ on coordinator -q <<SQL
 -- (with Citus: these are the coordinator's own, not for its workers)
 SET citus.enable_ddl_propagation = off;
 CREATE EXTENSION benchstore_cluster CASCADE;
+CREATE EXTENSION IF NOT EXISTS dblink;
 CREATE SERVER bench FOREIGN DATA WRAPPER plproxy OPTIONS ($options);
 CREATE USER MAPPING FOR PUBLIC SERVER bench;
 CREATE SCHEMA bench;
@@ -183,6 +188,10 @@ session() {
     if [ -n "$citus" ]; then
         echo "SELECT bench.round('citus heap warm', $r, 'warm', false, 'citus', 'lineitem_d');"
         echo "SELECT bench.round('citus heap cold', $r, 'cold', false, 'citus', 'lineitem_d');"
+        echo "SET benchstore_cluster.citus_connections = 'new';"
+        echo "SELECT bench.round('citus heap warm, new connections', $r, 'warm', false, 'citus', 'lineitem_d');"
+        echo "SELECT bench.round('citus heap cold, new connections', $r, 'cold', false, 'citus', 'lineitem_d');"
+        echo "RESET benchstore_cluster.citus_connections;"
     fi
 }
 
@@ -201,7 +210,7 @@ SELECT test, round, round(wall_ms::numeric, 1) AS wall_ms,
        round((100 * (wall_ms / slowest_ms - 1))::numeric, 1) AS overhead_pct,
        round(mb_per_s::numeric) AS aggregate_mb_s
 FROM bench.sample WHERE round > 0
-ORDER BY array_position(ARRAY['heap warm', 'heap warm, recorded', 'heap cold', '$no_prep', 'citus heap warm', 'citus heap cold'], test), round;
+ORDER BY array_position(ARRAY['heap warm', 'heap warm, recorded', 'heap cold', '$no_prep', 'citus heap warm', 'citus heap cold', 'citus heap warm, new connections', 'citus heap cold, new connections'], test), round;
 SQL
 
 bs_log "medians of $rounds rounds"
@@ -222,5 +231,5 @@ SELECT test,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY skew)::numeric, 2) AS skew
 FROM bench.sample WHERE round > 0
 GROUP BY test
-ORDER BY array_position(ARRAY['heap warm', 'heap warm, recorded', 'heap cold', '$no_prep', 'citus heap warm', 'citus heap cold'], test);
+ORDER BY array_position(ARRAY['heap warm', 'heap warm, recorded', 'heap cold', '$no_prep', 'citus heap warm', 'citus heap cold', 'citus heap warm, new connections', 'citus heap cold, new connections'], test);
 SQL

@@ -35,8 +35,12 @@ for my $w (@workers)
 {
 	$coord->safe_psql('postgres', sprintf("SELECT citus_add_node('%s', %d)", $w->host, $w->port));
 }
+# dblink on the coordinator: the Citus path keeps a connection to each
+# worker open for the session (the tests below go through it unless they
+# ask for Citus's own dispatch)
 $coord->safe_psql('postgres', q{
 	CREATE EXTENSION benchstore_cluster CASCADE;
+	CREATE EXTENSION dblink;
 	SET citus.shard_count = 4;
 	SET citus.shard_replication_factor = 1;
 	CREATE TABLE lineitem (l_orderkey bigint, l_comment text);
@@ -84,6 +88,62 @@ is(scalar(grep { $_->{node} eq 'total' } @rows), 2, 'cold, repeat => 2: a total 
 is($coord->safe_psql('postgres',
 		"SELECT count(*) FROM bench_history WHERE label = 'citus-real' AND benchmark = 'cluster_seqscan'"),
 	1, 'the total recorded on the coordinator');
+
+my ($ret, $out, $err);
+
+# Kept connections: a session's calls run in the same worker backends;
+# Citus's own dispatch (benchstore_cluster.citus_connections = 'new') opens
+# new ones per call and gives the same rows; a plain role, which may not
+# open dblink connections without a password, gets Citus's dispatch.
+my $pids_sql = q{SELECT string_agg(result, ',' ORDER BY node)
+	FROM _bench_cluster_citus('SELECT pg_backend_pid()::text', false);};
+my @pids = split /\n/, $coord->safe_psql('postgres',
+	"$pids_sql $pids_sql SET benchstore_cluster.citus_connections = 'new'; $pids_sql $pids_sql");
+is(scalar(@pids), 4, 'four fan-outs');
+is($pids[0], $pids[1], 'kept: the second call runs in the same worker backends');
+isnt($pids[2], $pids[3], 'new: a new backend on every worker per call');
+my $rows_sql = q{SELECT string_agg(node || '=' || pages || '/' || tuples, ',' ORDER BY node)
+	FROM bench_cluster_seqscan('citus', 'lineitem', record => false)};
+is($coord->safe_psql('postgres', "SET benchstore_cluster.citus_connections = 'new'; $rows_sql"),
+	$coord->safe_psql('postgres', $rows_sql), "Citus's dispatch and the kept connections give the same rows");
+($ret, $out, $err) = $coord->psql('postgres',
+	"SET benchstore_cluster.citus_connections = 'bogus'; $rows_sql");
+like($err, qr/ERROR:  invalid value for parameter "benchstore_cluster\.citus_connections": "bogus"\nHINT:  Available values: keep, new\./,
+	'citus_connections: a bad value refused');
+is($coord->safe_psql('postgres', q{
+	CREATE ROLE plain_citus;
+	SET ROLE plain_citus;
+	SELECT _bench_cluster_citus_pool() IS NULL}), 't', 'a plain role: Citus\'s own dispatch');
+{
+	# a worker restarted under a kept connection: it is opened anew
+	my $bg = $coord->background_psql('postgres', on_error_stop => 0);
+	my $before = $bg->query_safe($pids_sql);
+	$workers[0]->restart;
+	my $after = $bg->query_safe($pids_sql);
+	like($after, qr/^\d+,\d+$/, 'a worker restarted: the next call runs');
+	isnt($after, $before, 'a worker restarted: its connection opened anew');
+	$bg->quit;
+}
+{
+	# a statement_timeout while the workers run: their commands are
+	# cancelled, the connections closed, and the session's next call runs
+	($ret, $out, $err) = $coord->psql('postgres', qq{
+		SET statement_timeout = '300ms';
+		SELECT * FROM _bench_cluster_citus('SELECT pg_sleep(60)::text', false);
+		RESET statement_timeout;
+		SELECT dblink_get_connections() IS NULL;
+		$pids_sql}, on_error_stop => 0);
+	like($err, qr/canceling statement due to statement timeout/,
+		'statement_timeout during a fan-out over kept connections');
+	like($out, qr/^t\n\d+,\d+$/, 'the timed-out fan-out closed its connections, and the next call runs');
+	for my $w (@workers)
+	{
+		ok($w->poll_query_until('postgres', q{
+			SELECT count(*) = 0 FROM pg_stat_activity
+			WHERE query LIKE 'SELECT pg_sleep(60)%' AND state = 'active'}),
+			$w->name . ': its command was cancelled');
+	}
+}
 
 # Every shard counted once: a reference table has a copy on every worker,
 # and a table with two placements per shard two; the scan reads one of
@@ -134,7 +194,6 @@ for my $t ('nation', 'twice')
 	}
 }
 
-my ($ret, $out, $err);
 
 # The other kinds of Citus table: partitioned distributed, a Citus local
 # table (its one shard on the coordinator, which then scans too), a table of
@@ -268,6 +327,50 @@ $wnode->safe_psql('postgres', "ALTER TABLE $w1shard RENAME TO moved_away");
 like($err, qr/ERROR:  shard "public\.\Q$w1shard\E" of relation "lineitem" was not found on node "\Q$w1\E"/,
 	'a shard gone from its worker: the error names the shard and the worker');
 $wnode->safe_psql('postgres', "ALTER TABLE moved_away RENAME TO $w1shard");
+# A real move between the listing and the scan: the run's first shard on
+# a worker is locked there, so that its command waits; meanwhile a later
+# shard of that worker moves to the other (citus_move_shard_placement, its
+# old placement cleaned up).  When the lock goes the command finds the
+# moved shard gone and the run fails, naming it and the worker.
+{
+	my $groups = $coord->safe_psql('postgres', q{
+		SELECT string_agg(x.name || '=' || n.nodename || ':' || n.nodeport || '=' || x.shardid, ' ' ORDER BY x.ord)
+		FROM unnest(citus_shard_names('lineitem')) WITH ORDINALITY AS x0(name, ord)
+		CROSS JOIN LATERAL (SELECT x0.name, x0.ord,
+			(SELECT s.shardid FROM pg_dist_shard s
+			 WHERE s.logicalrelid = 'lineitem'::regclass
+			   AND 'public.' || pg_catalog.shard_name(s.logicalrelid, s.shardid) = x0.name) AS shardid) x
+		JOIN pg_dist_placement p ON p.shardid = x.shardid
+		JOIN pg_dist_node n ON n.groupid = p.groupid});
+	my @on_w = grep { $_->[1] eq $w1 } map { [ split /=/ ] } split / /, $groups;
+	my ($first, $later) = @on_w;
+	my ($other) = grep { $_->host . ':' . $_->port ne $w1 } @workers;
+	my $locker = $wnode->background_psql('postgres');
+	$locker->query_safe("SET citus.enable_manual_changes_to_shards = on; BEGIN; LOCK TABLE $first->[0] IN ACCESS EXCLUSIVE MODE");
+	my $bg = $coord->background_psql('postgres', on_error_stop => 0);
+	$bg->query_until(qr//,
+		"SELECT * FROM bench_cluster_seqscan('citus', 'lineitem', label => 'citus-fail');\n");
+	ok($wnode->poll_query_until('postgres', q{
+		SELECT count(*) > 0 FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+		AND application_name = 'benchstore_cluster'}), 'move: the scan waits on its first shard');
+	$coord->safe_psql('postgres', sprintf(
+		"SELECT citus_move_shard_placement(%d, '%s', %d, '%s', %d, shard_transfer_mode => 'block_writes');"
+		  . " CALL citus_cleanup_orphaned_resources();",
+		$later->[2], $wnode->host, $wnode->port, $other->host, $other->port));
+	is($wnode->safe_psql('postgres', "SELECT to_regclass('$later->[0]') IS NULL"), 't',
+		'move: the later shard is gone from its old worker');
+	$locker->query_safe('COMMIT');
+	$locker->quit;
+	$bg->query('SELECT 1');
+	like($bg->{stderr}, qr/ERROR:  shard "\Q$later->[0]\E" of relation "lineitem" was not found on node "\Q$w1\E"/,
+		'a shard moved by citus_move_shard_placement during the run: the error names it and its old worker');
+	$bg->quit;
+	my ($total) = grep { $_->{node} eq 'total' }
+	  bs_rows($coord, "SELECT * FROM bench_cluster_seqscan('citus', 'lineitem', record => false)");
+	is($total->{tuples}, $coord->safe_psql('postgres', 'SELECT count(*) FROM lineitem'),
+		'after the move: the next run reads every shard where it now is');
+}
+
 # (Citus refuses DDL on a worker unless told that it is meant)
 $workers[1]->safe_psql('postgres', q{
 	SET citus.enable_ddl_propagation = off;
