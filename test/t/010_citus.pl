@@ -371,6 +371,37 @@ $wnode->safe_psql('postgres', "ALTER TABLE moved_away RENAME TO $w1shard");
 		'after the move: the next run reads every shard where it now is');
 }
 
+# A worker stopped during a run (its scan held up by a lock, then the
+# worker shut down fast), over kept connections and through Citus's
+# dispatch: the run fails naming the worker.
+for my $dispatch ('keep', 'new')
+{
+	my ($shard) = split /\n/, $coord->safe_psql('postgres', qq{
+		SELECT x.name FROM unnest(citus_shard_names('lineitem')) AS x(name)
+		JOIN pg_dist_shard s ON s.logicalrelid = 'lineitem'::regclass
+			AND 'public.' || pg_catalog.shard_name(s.logicalrelid, s.shardid) = x.name
+		JOIN pg_dist_placement p ON p.shardid = s.shardid
+		JOIN pg_dist_node n ON n.groupid = p.groupid
+		WHERE n.nodename || ':' || n.nodeport = '$w1'
+		ORDER BY s.shardid});
+	my $locker = $wnode->background_psql('postgres');
+	$locker->query_safe("SET citus.enable_manual_changes_to_shards = on; BEGIN; LOCK TABLE $shard IN ACCESS EXCLUSIVE MODE");
+	my $bg = $coord->background_psql('postgres', on_error_stop => 0);
+	$bg->query_until(qr//,
+		"SET benchstore_cluster.citus_connections = '$dispatch';\n"
+		  . "SELECT * FROM bench_cluster_seqscan('citus', 'lineitem', label => 'citus-fail');\n");
+	ok($wnode->poll_query_until('postgres', q{
+		SELECT count(*) > 0 FROM pg_stat_activity WHERE wait_event_type = 'Lock'
+		AND query LIKE '%json_build_object%'}), "$dispatch: the scan waits on the worker");
+	$wnode->stop('fast');
+	eval { $locker->quit; };
+	$bg->query('SELECT 1');
+	like($bg->{stderr}, qr/ERROR:  node "\Q$w1\E" of cluster "citus" failed/,
+		"$dispatch: a worker stopped during the run: the error names it");
+	$bg->quit;
+	$wnode->start;
+}
+
 # (Citus refuses DDL on a worker unless told that it is meant)
 $workers[1]->safe_psql('postgres', q{
 	SET citus.enable_ddl_propagation = off;
