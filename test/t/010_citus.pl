@@ -1,4 +1,4 @@
-# benchstore_cluster on a real Citus cluster (Citus 11-13 for PostgreSQL 15):
+# benchstore_cluster on a real Citus cluster (13.2.2 on 15, 14.0.1 on 18, built by test/run-tests.sh):
 # a coordinator and two workers, a distributed table, and
 # bench_cluster_seqscan('citus', ...) scanning each worker's shards.  Runs
 # only where Citus is installed (it has no Debian package; see doc/cluster.md).
@@ -144,6 +144,17 @@ is($coord->safe_psql('postgres', q{
 			$w->name . ': its command was cancelled');
 	}
 }
+
+# bench_cluster_tablespace_io on a real Citus cluster, over the kept
+# connections: a row per worker and test, and the total.
+@rows = bs_rows($coord, q{
+	SELECT * FROM bench_cluster_tablespace_io('citus', size => '2MB', tests => '{seqwrite,seqread}',
+		direct => false, record => false)});
+is(join(',', map { "$_->{test}:$_->{node}" } @rows),
+	join(',', map { my $t = $_; map { "$t:$_" } @names, 'total' } qw(seqwrite seqread)),
+	'tablespace_io: per test, a row per worker and the total');
+is($rows[2]{bytes}, $rows[0]{bytes} + $rows[1]{bytes}, 'tablespace_io: total bytes summed');
+is($rows[0]{bytes}, 2 * 1024 * 1024, 'tablespace_io: each worker wrote its 2MB');
 
 # Every shard counted once: a reference table has a copy on every worker,
 # and a table with two placements per shard two; the scan reads one of
