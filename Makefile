@@ -12,6 +12,7 @@ OBJS = \
 	src/benchstore.o \
 	src/cache.o \
 	src/citus.o \
+	src/client.o \
 	src/iostat.o \
 	src/seqscan.o \
 	src/seqscan_parallel.o \

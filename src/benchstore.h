@@ -45,6 +45,21 @@ extern double bs_round(double value, int digits);
 extern double bs_per_second(double amount, double elapsed_ms);
 extern char *bs_tablespace_name(Oid spcoid);
 
+/*
+ * client.c: a benchmark call whose client has gone away ends (FATAL
+ * "connection to client lost") within about BS_CLIENT_CHECK_MS.
+ */
+#define BS_CLIENT_CHECK_MS	1000
+
+typedef struct BsClientWatch
+{
+	int			gucnest;		/* GUC nest level to pop, or 0 */
+	bool		armed;			/* the check timer was started here */
+} BsClientWatch;
+
+extern void bs_client_watch_begin(BsClientWatch *watch);
+extern void bs_client_watch_end(BsClientWatch *watch);
+
 /* iostat.c: what the kernel really did for this backend */
 extern bool bs_os_read_bytes(uint64 *bytes);
 

@@ -683,6 +683,7 @@ bench_query(PG_FUNCTION_ARGS)
 	MemoryContext runcxt;
 	ErrorContextCallback errcallback;
 	BsQuerySpec spec;
+	BsClientWatch client;
 
 	bs_require_arg(fcinfo, 0, "query");
 	bs_require_arg(fcinfo, 1, "cache");
@@ -731,6 +732,7 @@ bench_query(PG_FUNCTION_ARGS)
 	spec.caller_read_only = XactReadOnly || RecoveryInProgress();
 	spec.errcallback = &errcallback;
 
+	bs_client_watch_begin(&client);
 	for (int run = 1; run <= repeat; run++)
 	{
 		List	   *relids;
@@ -832,5 +834,6 @@ bench_query(PG_FUNCTION_ARGS)
 
 	MemoryContextDelete(runcxt);
 	bs_run_finish(&history);
+	bs_client_watch_end(&client);
 	return (Datum) 0;
 }

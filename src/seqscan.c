@@ -420,14 +420,33 @@ raw_serial_next(void *arg, BsIoEngine *engine, BsRawChunk *chunk)
 }
 
 /*
+ * A raw read found fewer blocks than the relation had when the call opened
+ * it: a segment file was removed or cut short under the scan.  The lock
+ * held since then keeps PostgreSQL itself from truncating the relation,
+ * so counting what is left would report a wrong size as a measurement.
+ */
+void
+bs_raw_fewer_blocks(Relation rel, const char *path, BlockNumber expected,
+					BlockNumber found)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_CORRUPTED),
+			 errmsg("relation \"%s\" has fewer blocks on disk than when the call started",
+					RelationGetRelationName(rel)),
+			 errdetail("Reading \"%s\" found %u of its %u blocks: a segment file was removed or truncated.",
+					   path, found, expected),
+			 errhint("Something other than PostgreSQL changed the relation's files while it was locked; check the storage and the server log.")));
+}
+
+/*
  * raw: read every segment file of the main fork in BS_RAW_CHUNK chunks,
  * like dd; at iodepth > 1, with that many chunks in flight (up to each
  * file's size when the scan reaches it).  The files are opened read-only
  * and closed on error or cancel.
  */
 static void
-scan_raw(Relation rel, char *buffer, BsIoEngine *engine,
-		 BsScanTotals *totals, BsProgress *progress)
+scan_raw(Relation rel, BlockNumber open_nblocks, char *buffer,
+		 BsIoEngine *engine, BsScanTotals *totals, BsProgress *progress)
 {
 	char	   *fork_path = bs_relation_fork_path(rel, MAIN_FORKNUM);
 	/* line pointers mean tuples on heap pages only */
@@ -497,6 +516,8 @@ scan_raw(Relation rel, char *buffer, BsIoEngine *engine,
 		}
 	}
 
+	if (blocks_total < (int64) open_nblocks)
+		bs_raw_fewer_blocks(rel, fork_path, open_nblocks, (BlockNumber) blocks_total);
 	pfree(fork_path);
 	totals->pages += blocks_total;
 	totals->raw_blocks += blocks_total;
@@ -546,7 +567,10 @@ scan_serial(BsTarget *target, BsScanMode mode, bool cold, Snapshot snapshot,
 				scan_buffers(rel, cold, totals, progress);
 				break;
 			case BS_MODE_RAW:
-				scan_raw(rel, raw_buffer, engine, totals, progress);
+				scan_raw(rel,
+						 (BlockNumber) list_nth_int(target->open_nblocks,
+													foreach_current_index(lc)),
+						 raw_buffer, engine, totals, progress);
 				break;
 		}
 		relation_close(rel, NoLock);
@@ -624,6 +648,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	int32		iodepth = 1;
 	bool		iodepth_column = PG_NARGS() > 7;	/* 1.0 has neither */
 	BsIoEngine *engine = NULL;
+	BsClientWatch client;
 
 	bs_require_arg(fcinfo, 0, "relation");
 	bs_require_arg(fcinfo, 1, "mode");
@@ -739,6 +764,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	BlessTupleDesc(rsinfo->setDesc);
 	history.desc_blessed = true;
 
+	bs_client_watch_begin(&client);
 	for (int run = 1; run <= repeat; run++)
 	{
 		BsScanTotals totals;
@@ -886,5 +912,6 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		bs_io_engine_destroy(engine);
 	bs_close_target(target);
 	bs_run_finish(&history);
+	bs_client_watch_end(&client);
 	return (Datum) 0;
 }

@@ -71,6 +71,8 @@ extern int	bs_count_line_pointers(Page page);
 extern ssize_t bs_raw_read(int fd, const char *path, char *buffer,
 						   off_t offset, size_t want, BsScanTotals *totals);
 extern int	bs_raw_open_depth(const char *path);
+extern void bs_raw_fewer_blocks(Relation rel, const char *path,
+								BlockNumber expected, BlockNumber found);
 extern void bs_raw_read_depth(BsIoEngine *engine, BsRawNextFn next, void *arg,
 							  bool count_tuples, int64 *blocks, int64 *nlp,
 							  BsScanTotals *totals, BsProgress *progress);

@@ -170,8 +170,9 @@ scan_buffers_share(Relation rel, BsScanRel *r, bool cold,
 
 /*
  * raw: read the ranges this process claims from the segment files.  A
- * range may cross a segment boundary; a file shorter than the range (the
- * relation was truncated meanwhile) ends it.
+ * range may cross a segment boundary.  A file shorter than the range, or
+ * missing, was cut short or removed under the scan (the lock held keeps
+ * PostgreSQL from truncating the relation): the run fails.
  */
 static void
 scan_raw_share(Relation rel, BsScanRel *r, char *buffer,
@@ -212,7 +213,7 @@ scan_raw_share(Relation rel, BsScanRel *r, char *buffer,
 							 errmsg("could not open file \"%s\": %m", path)));
 			}
 			if (fd < 0)
-				break;			/* the segment is gone: truncated */
+				bs_raw_fewer_blocks(rel, path, r->nblocks, blkno);
 
 			want = Min((size_t) (seg_end - blkno) * BLCKSZ, (size_t) BS_RAW_CHUNK);
 			filled = bs_raw_read(fd, path, buffer,
@@ -224,7 +225,8 @@ scan_raw_share(Relation rel, BsScanRel *r, char *buffer,
 			totals->raw_blocks += filled / BLCKSZ;
 			bs_progress_advance(progress, filled);
 			if ((size_t) filled < want)
-				break;			/* end of file */
+				bs_raw_fewer_blocks(rel, path, r->nblocks,
+									blkno + (BlockNumber) (filled / BLCKSZ));
 			blkno += filled / BLCKSZ;
 		}
 	}
@@ -246,6 +248,8 @@ typedef struct BsRawShare
 	BlockNumber open_segno;
 	int			fd;
 	char	   *path;
+	Relation	rel;
+	int64		claimed;		/* blocks handed out to be read */
 } BsRawShare;
 
 static bool
@@ -281,10 +285,7 @@ raw_share_next(void *arg, BsIoEngine *engine, BsRawChunk *chunk)
 						 errmsg("could not open file \"%s\": %m", rs->path)));
 		}
 		if (rs->fd < 0)
-		{
-			rs->blkno = rs->end;	/* the segment is gone: truncated */
-			continue;
-		}
+			bs_raw_fewer_blocks(rs->rel, rs->path, rs->r->nblocks, rs->blkno);
 		seg_end = (BlockNumber) Min((uint64) rs->end,
 									((uint64) segno + 1) * RELSEG_SIZE);
 		nblocks = Min(seg_end - rs->blkno, (BlockNumber) (BS_RAW_CHUNK / BLCKSZ));
@@ -293,6 +294,7 @@ raw_share_next(void *arg, BsIoEngine *engine, BsRawChunk *chunk)
 		chunk->offset = (off_t) (rs->blkno % RELSEG_SIZE) * BLCKSZ;
 		chunk->len = (size_t) nblocks * BLCKSZ;
 		rs->blkno += nblocks;
+		rs->claimed += nblocks;
 		return true;
 	}
 	if (rs->fd >= 0)
@@ -318,11 +320,16 @@ scan_raw_share_depth(Relation rel, BsScanRel *r, BsIoEngine *engine,
 
 	memset(&rs, 0, sizeof(rs));
 	rs.r = r;
+	rs.rel = rel;
 	rs.fork_path = bs_relation_fork_path(rel, MAIN_FORKNUM);
 	rs.open_segno = InvalidBlockNumber;
 	rs.fd = -1;
 	bs_raw_read_depth(engine, raw_share_next, &rs, r->count_tuples,
 					  &blocks, &nlp, totals, progress);
+	/* a read that came back short met the end of a file cut short */
+	if (blocks < rs.claimed)
+		bs_raw_fewer_blocks(rel, rs.fork_path, r->nblocks,
+							(BlockNumber) (r->nblocks - (rs.claimed - blocks)));
 	totals->raw_blocks += blocks;
 	if (r->count_tuples)
 		totals->tuples += nlp;
@@ -537,6 +544,15 @@ bs_parallel_scan_begin(BsTarget *target, BsScanMode mode, bool cold,
 		r->count_tuples = RELKIND_HAS_TABLE_AM(rel->rd_rel->relkind) &&
 			rel->rd_rel->relam == HEAP_TABLE_AM_OID;
 		r->nblocks = RelationGetNumberOfBlocks(rel);
+		if (mode == BS_MODE_RAW &&
+			r->nblocks < (BlockNumber) list_nth_int(target->open_nblocks, i))
+		{
+			char	   *fork_path = bs_relation_fork_path(rel, MAIN_FORKNUM);
+
+			bs_raw_fewer_blocks(rel, fork_path,
+								(BlockNumber) list_nth_int(target->open_nblocks, i),
+								r->nblocks);
+		}
 		pg_atomic_init_u64(&r->next_block, 0);
 		if (mode == BS_MODE_HEAP)
 		{

@@ -42,6 +42,7 @@
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
 #include "storage/lmgr.h"
 #include "target.h"
 #include "utils/acl.h"
@@ -98,6 +99,15 @@ add_storage_relation(BsTarget *target, Relation rel, bool heap_only)
 
 	target->storage_relids = lappend_oid(target->storage_relids,
 										 RelationGetRelid(rel));
+
+	/*
+	 * Its size now, under the lock held to the end of the call, which keeps
+	 * PostgreSQL from truncating it (VACUUM's truncation and TRUNCATE need
+	 * a stronger lock): a raw read that later finds fewer blocks met a file
+	 * removed or cut short by something else, and fails (seqscan.c).
+	 */
+	target->open_nblocks = lappend_int(target->open_nblocks,
+									   (int) RelationGetNumberOfBlocks(rel));
 }
 
 /*
@@ -216,6 +226,7 @@ bs_close_target(BsTarget *target)
 {
 	relation_close(target->rel, NoLock);
 	list_free(target->storage_relids);
+	list_free(target->open_nblocks);
 	pfree(target);
 }
 

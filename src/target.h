@@ -18,6 +18,8 @@ typedef struct BsTarget
 {
 	Relation	rel;			/* the relation named, AccessShareLock */
 	List	   *storage_relids; /* it and its descendants with storage */
+	List	   *open_nblocks;	/* each one's main-fork blocks when opened
+								 * (int list, BlockNumber bits) */
 	Oid			tablespace;		/* their tablespace; InvalidOid if several */
 } BsTarget;
 

@@ -1452,6 +1452,7 @@ bench_tablespace_io(PG_FUNCTION_ARGS)
 	BsIoArgs	args;
 	BsRun		run;
 	char	   *name;
+	BsClientWatch client;
 
 	memset(&args, 0, sizeof(args));
 	bs_require_arg(fcinfo, 0, "tablespace");
@@ -1463,7 +1464,9 @@ bench_tablespace_io(PG_FUNCTION_ARGS)
 	bs_run_target(&run, "tablespace", name, args.tablespaces[0]);
 	bs_run_arg_text(&run, "tablespace", name);
 	describe_run(&run, fcinfo, &args);
+	bs_client_watch_begin(&client);
 	run_io_benchmark(fcinfo, &args, &run, false);
+	bs_client_watch_end(&client);
 	return (Datum) 0;
 }
 
@@ -1481,6 +1484,7 @@ bench_tablespaces_io(PG_FUNCTION_ARGS)
 	BsRun		run;
 	StringInfoData names;
 	StringInfoData json;
+	BsClientWatch client;
 
 	memset(&args, 0, sizeof(args));
 	elems = array_arg_elements(fcinfo, 0, "tablespaces", NAMEOID, NAMEDATALEN,
@@ -1525,6 +1529,8 @@ bench_tablespaces_io(PG_FUNCTION_ARGS)
 	bs_run_target(&run, "tablespace", names.data, InvalidOid);
 	bs_run_arg_json(&run, "tablespaces", json.data);
 	describe_run(&run, fcinfo, &args);
+	bs_client_watch_begin(&client);
 	run_io_benchmark(fcinfo, &args, &run, true);
+	bs_client_watch_end(&client);
 	return (Datum) 0;
 }

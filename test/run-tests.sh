@@ -113,6 +113,7 @@ if [ -n "${BS_ONE_VERSION:-}" ]; then
         tee "$out" || status=$?
     [ "$status" -eq 0 ] && { check_tap_ran_and_skips "$work" "$out" || status=$?; }
     [ "$status" -eq 0 ] && { bash test/io_uring_refused.sh || status=$?; }
+    [ "$status" -eq 0 ] && { bash test/full_disk.sh || status=$?; }
     if [ "$status" -ne 0 ]; then
         [ -f "$work/regression.diffs" ] && cat "$work/regression.diffs"
         for f in "$work"/tmp_check/log/regress_log_*; do
