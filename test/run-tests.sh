@@ -37,6 +37,9 @@ expected_skip() {
         # Citus is built from ../shared/vendor for the suite's servers
         "010_citus: Citus is not installed")
             [ "$BS_SERVER" = own ] || [ ! -d "$BS_SHARED/vendor" ] ;;
+        # installed by this script as root
+        "018_fuzz: sqlsmith is not installed")
+            [ "$BS_SERVER" = own ] || [ "$(id -u)" -ne 0 ] ;;
         "012_io_method: io_method exists from PostgreSQL 18 on; this server is "*)
             [ "$PG_MAJOR" -lt 18 ] ;;
         *) return 1 ;;
@@ -81,6 +84,8 @@ if [ -n "${BS_ONE_VERSION:-}" ]; then
     # does not need it.  For 18 it is built with the server.
     [ "$BS_SERVER" = debian ] && extra=("postgresql-$PG_MAJOR-plproxy")
     bs_install_deps "${extra[@]}"
+    # sqlsmith for the fuzz test (018_fuzz)
+    if [ "$BS_SERVER" != own ]; then bs_apt sqlsmith; fi
     if [ "$BS_SERVER" = debian ] && [ "$(id -u)" -eq 0 ] && [ "${BS_PACKAGE:-1}" != 0 ]; then
         # Debian's server: the suite runs against the Debian package built
         # from this tree and installed with apt (test/package.sh), not
