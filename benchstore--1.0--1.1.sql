@@ -175,6 +175,84 @@ COMMENT ON FUNCTION bench_query(text, text, integer, text, boolean, boolean) IS
 'time a SELECT (warm or cold cache), one row per run, with the relations it reads and its effective scan rate';
 
 --
+-- Objects planted by other roles (the CVE-2018-1058 pattern): from 1.1 no
+-- function of benchstore has a schema other roles may write to on its
+-- search_path (functions that use benchstore's own objects name them
+-- with its schema, with arguments of their exact types), and what was
+-- bound when 1.0 was installed is bound again to pg_catalog's objects:
+-- the run id's default, bench_metric, bench_run_ids and bench_run_json.
+--
+ALTER TABLE @extschema@.bench_run ALTER COLUMN run_id
+	SET DEFAULT pg_catalog.nextval('@extschema@.bench_run_id_seq'::pg_catalog.regclass);
+
+CREATE OR REPLACE FUNCTION bench_metric(metrics jsonb, name text)
+RETURNS float8
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+RETURN CASE WHEN pg_catalog.jsonb_typeof(metrics OPERATOR(pg_catalog.->) name)
+				 OPERATOR(pg_catalog.=) 'number'::pg_catalog.text
+				 AND pg_catalog.abs((metrics OPERATOR(pg_catalog.->>) name)::pg_catalog.numeric)
+					 OPERATOR(pg_catalog.<=) 1e300::pg_catalog.numeric
+				 AND (pg_catalog.abs((metrics OPERATOR(pg_catalog.->>) name)::pg_catalog.numeric)
+						  OPERATOR(pg_catalog.>=) 1e-300::pg_catalog.numeric
+					  OR (metrics OPERATOR(pg_catalog.->>) name)::pg_catalog.numeric
+						  OPERATOR(pg_catalog.=) 0::pg_catalog.numeric)
+			THEN (metrics OPERATOR(pg_catalog.->>) name)::pg_catalog.float8 END;
+
+CREATE OR REPLACE FUNCTION bench_run_ids(ref text)
+RETURNS bigint[]
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	IF ref IS NULL THEN
+		RAISE EXCEPTION 'label or run id cannot be null'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF ref ~ '^[0-9]{1,18}$' THEN
+		RETURN ARRAY(SELECT r.run_id FROM @extschema@.bench_run r WHERE r.run_id = ref::bigint);
+	END IF;
+	RETURN ARRAY(SELECT r.run_id FROM @extschema@.bench_run r WHERE r.label = ref ORDER BY r.run_id);
+END;
+$$;
+
+CREATE OR REPLACE FUNCTION bench_run_json(run_id bigint)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+#variable_conflict use_column
+DECLARE
+	doc jsonb;
+BEGIN
+	SELECT jsonb_build_object(
+			   'run_id', r.run_id,
+			   'started_at', r.started_at,
+			   'finished_at', r.finished_at,
+			   'recorded_by', r.recorded_by,
+			   'label', r.label,
+			   'benchmark', r.benchmark,
+			   'target_kind', r.target_kind,
+			   'target', r.target,
+			   'target_oid', r.target_oid::bigint,
+			   'arguments', r.arguments,
+			   'settings', r.settings,
+			   'results', coalesce((SELECT jsonb_agg(x.metrics ORDER BY x.row_no)
+									FROM @extschema@.bench_result x WHERE x.run_id = r.run_id),
+								   '[]'::jsonb))
+	INTO doc
+	FROM @extschema@.bench_run r
+	WHERE r.run_id = bench_run_json.run_id;
+
+	IF doc IS NULL AND run_id IS NOT NULL THEN
+		RAISE EXCEPTION 'no recorded run has id %', run_id
+			USING ERRCODE = 'undefined_object',
+				  HINT = 'The bench_history view lists the runs you can see.';
+	END IF;
+	RETURN doc;
+END;
+$$;
+
+--
 -- bench_history: the iodepth column (appended: CREATE OR REPLACE VIEW keeps
 -- the view's grants and anything built on it).
 --
@@ -191,36 +269,36 @@ SELECT r.run_id,
 	   coalesce(x.metrics ->> 'test', x.metrics ->> 'mode') AS test,
 	   x.metrics ->> 'cache' AS cache,
 	   x.metrics ->> 'block_size' AS block_size,
-	   CASE WHEN bench_metric(x.metrics, 'streams') BETWEEN 0 AND 2147483647
-			THEN bench_metric(x.metrics, 'streams')::integer
+	   CASE WHEN @extschema@.bench_metric(x.metrics, 'streams') BETWEEN 0::pg_catalog.float8 AND 2147483647::pg_catalog.float8
+			THEN @extschema@.bench_metric(x.metrics, 'streams')::integer
 			-- a scan's processes: the caller and the workers it asked for
-			WHEN bench_metric(x.metrics, 'workers_requested') BETWEEN 0 AND 2147483646
-			THEN bench_metric(x.metrics, 'workers_requested')::integer + 1
+			WHEN @extschema@.bench_metric(x.metrics, 'workers_requested') BETWEEN 0::pg_catalog.float8 AND 2147483646::pg_catalog.float8
+			THEN @extschema@.bench_metric(x.metrics, 'workers_requested')::pg_catalog.int4 OPERATOR(pg_catalog.+) 1
 	   END AS streams,
 	   CASE WHEN jsonb_typeof(x.metrics -> 'direct') = 'boolean'
 			THEN (x.metrics ->> 'direct')::boolean END AS direct,
-	   bench_metric(x.metrics, 'size_mb') AS size_mb,
-	   bench_metric(x.metrics, 'elapsed_ms') AS elapsed_ms,
-	   bench_metric(x.metrics, 'mb_per_s') AS mb_per_s,
-	   bench_metric(x.metrics, 'iops') AS iops,
-	   bench_metric(x.metrics, 'tuples_per_s') AS tuples_per_s,
-	   bench_metric(x.metrics, 'lat_avg_us') AS lat_avg_us,
-	   bench_metric(x.metrics, 'lat_p50_us') AS lat_p50_us,
-	   bench_metric(x.metrics, 'lat_p95_us') AS lat_p95_us,
-	   bench_metric(x.metrics, 'lat_p99_us') AS lat_p99_us,
-	   bench_metric(x.metrics, 'lat_p999_us') AS lat_p999_us,
-	   bench_metric(x.metrics, 'lat_max_us') AS lat_max_us,
-	   bench_metric(x.metrics, 'tps') AS tps,
+	   @extschema@.bench_metric(x.metrics, 'size_mb') AS size_mb,
+	   @extschema@.bench_metric(x.metrics, 'elapsed_ms') AS elapsed_ms,
+	   @extschema@.bench_metric(x.metrics, 'mb_per_s') AS mb_per_s,
+	   @extschema@.bench_metric(x.metrics, 'iops') AS iops,
+	   @extschema@.bench_metric(x.metrics, 'tuples_per_s') AS tuples_per_s,
+	   @extschema@.bench_metric(x.metrics, 'lat_avg_us') AS lat_avg_us,
+	   @extschema@.bench_metric(x.metrics, 'lat_p50_us') AS lat_p50_us,
+	   @extschema@.bench_metric(x.metrics, 'lat_p95_us') AS lat_p95_us,
+	   @extschema@.bench_metric(x.metrics, 'lat_p99_us') AS lat_p99_us,
+	   @extschema@.bench_metric(x.metrics, 'lat_p999_us') AS lat_p999_us,
+	   @extschema@.bench_metric(x.metrics, 'lat_max_us') AS lat_max_us,
+	   @extschema@.bench_metric(x.metrics, 'tps') AS tps,
 	   x.metrics,
 	   -- operations in flight per stream or process; runs of 1.0 had 1
-	   CASE WHEN bench_metric(x.metrics, 'iodepth') BETWEEN 1 AND 2147483647
-			THEN bench_metric(x.metrics, 'iodepth')::integer
+	   CASE WHEN @extschema@.bench_metric(x.metrics, 'iodepth') BETWEEN 1::pg_catalog.float8 AND 2147483647::pg_catalog.float8
+			THEN @extschema@.bench_metric(x.metrics, 'iodepth')::integer
 			WHEN r.benchmark IN ('tablespace_io', 'tablespaces_io', 'cluster_tablespace_io')
 				 OR (r.benchmark IN ('seqscan', 'cluster_seqscan') AND x.metrics ->> 'mode' = 'raw')
 			THEN 1
 	   END AS iodepth
-FROM bench_run r
-JOIN bench_result x ON x.run_id = r.run_id;
+FROM @extschema@.bench_run r
+JOIN @extschema@.bench_result x ON x.run_id = r.run_id;
 
 --
 -- bench_compare: iodepth among the keys that pair measurements.
@@ -248,12 +326,12 @@ CREATE FUNCTION bench_compare(
 )
 RETURNS SETOF record
 LANGUAGE plpgsql STABLE PARALLEL SAFE
-SET search_path = pg_catalog, @extschema@, pg_temp
+SET search_path = pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
 DECLARE
-	b_ids bigint[] := bench_run_ids(baseline);
-	c_ids bigint[] := bench_run_ids(candidate);
+	b_ids bigint[] := @extschema@.bench_run_ids(baseline);
+	c_ids bigint[] := @extschema@.bench_run_ids(candidate);
 	-- two-sided 95 % quantiles of Student's t for 1 .. 30 degrees of freedom
 	t95 float8[] := '{12.706,4.303,3.182,2.776,2.571,2.447,2.365,2.306,2.262,2.228,
 					  2.201,2.179,2.160,2.145,2.131,2.120,2.110,2.101,2.093,2.086,
@@ -275,14 +353,14 @@ BEGIN
 		baseline_runs, candidate_runs, baseline_value, candidate_value, ratio,
 		noise_pct, verdict IN
 	WITH measured AS (
-		SELECT 'b' AS side, h.* FROM bench_history h WHERE h.run_id = ANY (b_ids)
+		SELECT 'b' AS side, h.* FROM @extschema@.bench_history h WHERE h.run_id = ANY (b_ids)
 		UNION ALL
-		SELECT 'c' AS side, h.* FROM bench_history h WHERE h.run_id = ANY (c_ids)
+		SELECT 'c' AS side, h.* FROM @extschema@.bench_history h WHERE h.run_id = ANY (c_ids)
 	),
 	vals AS (
 		SELECT m.side, m.benchmark, m.target_kind, m.target, m.test, m.cache,
 			   m.block_size, m.streams, m.direct, m.iodepth, k.metric,
-			   bench_metric(m.metrics, k.metric) AS value
+			   @extschema@.bench_metric(m.metrics, k.metric) AS value
 		FROM measured m
 		CROSS JOIN LATERAL unnest(CASE
 			WHEN bench_compare.metrics IS NOT NULL THEN bench_compare.metrics
@@ -295,7 +373,7 @@ BEGIN
 			ELSE ARRAY(SELECT e.key FROM jsonb_each(m.metrics) e
 					   WHERE jsonb_typeof(e.value) = 'number' ORDER BY e.key)
 		END) AS k(metric)
-		WHERE bench_metric(m.metrics, k.metric) IS NOT NULL
+		WHERE @extschema@.bench_metric(m.metrics, k.metric) IS NOT NULL
 	),
 	grouped AS (
 		SELECT v.side, v.benchmark, v.target_kind, v.target, v.test, v.cache,
@@ -403,7 +481,7 @@ CREATE OR REPLACE FUNCTION bench_chart(
 )
 RETURNS SETOF text
 LANGUAGE plpgsql STABLE PARALLEL SAFE
-SET search_path = pg_catalog, @extschema@, pg_temp
+SET search_path = pg_catalog, pg_temp
 AS $$
 #variable_conflict use_column
 DECLARE
@@ -434,13 +512,13 @@ BEGIN
 	WITH sel AS (
 		SELECT coalesce(h.label, 'run ' || h.run_id) AS label, h.started_at,
 			   h.benchmark, h.target, h.test, h.cache, h.block_size, h.streams, h.direct,
-			   h.iodepth, bench_metric(h.metrics, bench_chart.metric) AS value
-		FROM bench_history h
+			   h.iodepth, @extschema@.bench_metric(h.metrics, bench_chart.metric) AS value
+		FROM @extschema@.bench_history h
 		WHERE (bench_chart.label_like IS NULL OR h.label LIKE bench_chart.label_like)
 		  AND (bench_chart.benchmark IS NULL OR h.benchmark = bench_chart.benchmark)
 		  AND (bench_chart.target IS NULL OR h.target = bench_chart.target)
 		  AND (bench_chart.test IS NULL OR h.test = bench_chart.test)
-		  AND bench_metric(h.metrics, bench_chart.metric) IS NOT NULL
+		  AND @extschema@.bench_metric(h.metrics, bench_chart.metric) IS NOT NULL
 	),
 	bars AS (
 		SELECT s.label, s.benchmark, s.target, s.test, s.cache, s.block_size,
@@ -553,7 +631,7 @@ CREATE FUNCTION bench_tablespace_advice(
 )
 RETURNS SETOF bench_advice
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, @extschema@, pg_temp
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	-- doubling the queue depth or the block size must add at least this
@@ -598,7 +676,7 @@ DECLARE
 	refusal_detail text;
 	b bigint;
 	n integer;
-	out bench_advice;
+	out @extschema@.bench_advice;
 	advice jsonb := '[]';
 	have_rnd boolean;
 	rnd_op_us float8;				-- a random page: mean time
@@ -686,8 +764,8 @@ BEGIN
 		SELECT coalesce(jsonb_agg(h.metrics || jsonb_build_object('iodepth', coalesce(h.iodepth, 1))
 								  ORDER BY h.run_id, h.row_no), '[]')
 		  INTO meas
-		  FROM bench_history h
-		 WHERE h.run_id = ANY (bench_run_ids(run_label))
+		  FROM @extschema@.bench_history h
+		 WHERE h.run_id = ANY (@extschema@.bench_run_ids(run_label))
 		   AND h.target = ts_name
 		   AND h.test IN ('seqread', 'randread')
 		   AND coalesce(h.streams, 1) = 1;
@@ -723,8 +801,8 @@ BEGIN
 			CONTINUE WHEN pt.depth > 1 AND uring_refused IS NOT NULL;
 			BEGIN
 				FOR r IN
-					SELECT * FROM bench_tablespace_io(ts_name, size => file_size,
-							block_size => pt.bytes || ' bytes', tests => ARRAY[pt.test], direct => true,
+					SELECT * FROM @extschema@.bench_tablespace_io(ts_name, size => file_size,
+							block_size => (pt.bytes || ' bytes')::pg_catalog.text, tests => ARRAY[pt.test]::pg_catalog.text[], direct => true,
 							duration => cap, label => CASE WHEN keep THEN run_label END,
 							record => keep, iodepth => pt.depth)
 				LOOP
@@ -999,9 +1077,9 @@ BEGIN
 	IF keep THEN
 		IF run_label ~ '^[0-9]+$' THEN
 			-- a run id: record under that run's label
-			run_label := (SELECT r2.label FROM bench_run r2 WHERE r2.run_id = run_label::bigint);
+			run_label := (SELECT r2.label FROM @extschema@.bench_run r2 WHERE r2.run_id = run_label::bigint);
 		END IF;
-		PERFORM bench_record('tablespace_advice', ts_name, advice, run_label,
+		PERFORM @extschema@.bench_record('tablespace_advice'::pg_catalog.text, ts_name::pg_catalog.text, advice, run_label,
 							 jsonb_build_object('tablespace', ts_name, 'size', file_size,
 												'duration', cap, 'label', $4,
 												'measured', measured,
@@ -1037,7 +1115,7 @@ CREATE FUNCTION bench_apply_advice(
 )
 RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, @extschema@, pg_temp
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	ts_name name := $1;
@@ -1068,8 +1146,8 @@ BEGIN
 				  HINT = 'The tablespace''s owner or a superuser applies advice.';
 	END IF;
 	SELECT r.run_id INTO advice_run
-	  FROM bench_run r
-	 WHERE r.run_id = ANY (bench_run_ids(ref))
+	  FROM @extschema@.bench_run r
+	 WHERE r.run_id = ANY (@extschema@.bench_run_ids(ref))
 	   AND r.benchmark = 'tablespace_advice' AND r.target_oid = ts_oid
 	 ORDER BY r.run_id DESC LIMIT 1;
 	IF advice_run IS NULL THEN
@@ -1082,7 +1160,7 @@ BEGIN
 	SELECT string_agg(format('%s = %s', x.metrics ->> 'setting', x.metrics ->> 'suggested_value'), ', '
 					  ORDER BY x.row_no)
 	  INTO opts
-	  FROM bench_result x
+	  FROM @extschema@.bench_result x
 	 WHERE x.run_id = advice_run
 	   AND x.metrics ->> 'setting' IN ('random_page_cost', 'effective_io_concurrency',
 									   'maintenance_io_concurrency', 'seq_page_cost')
@@ -1095,7 +1173,7 @@ BEGIN
 	FOR a IN
 		SELECT x.metrics ->> 'setting' AS name, x.metrics ->> 'suggested_value' AS value,
 			   x.metrics ->> 'statement' AS stmt
-		  FROM bench_result x
+		  FROM @extschema@.bench_result x
 		 WHERE x.run_id = advice_run AND x.metrics ->> 'suggested_value' IS NOT NULL
 		 ORDER BY x.row_no
 	LOOP
@@ -1122,11 +1200,11 @@ BEGIN
 	END LOOP;
 
 	IF opts IS NOT NULL THEN
-		PERFORM bench_record('advice_applied', ts_name,
+		PERFORM @extschema@.bench_record('advice_applied'::pg_catalog.text, ts_name::pg_catalog.text,
 							 jsonb_build_object('options_before', to_jsonb(before),
 												'options_after', to_jsonb(after),
 												'advice_run_id', advice_run),
-							 NULL, jsonb_build_object('tablespace', ts_name, 'label', ref));
+							 NULL::pg_catalog.text, jsonb_build_object('tablespace', ts_name, 'label', ref));
 	ELSE
 		RAISE NOTICE 'the advice recorded under "%" suggests no tablespace option', ref;
 	END IF;
@@ -1152,7 +1230,7 @@ CREATE FUNCTION bench_undo_advice(
 )
 RETURNS SETOF record
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, @extschema@, pg_temp
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	ts_name name := $1;
@@ -1179,12 +1257,12 @@ BEGIN
 				  HINT = 'The tablespace''s owner or a superuser undoes advice.';
 	END IF;
 	SELECT r.run_id, x.metrics INTO apply_run, m
-	  FROM bench_run r JOIN bench_result x ON x.run_id = r.run_id AND x.row_no = 1
+	  FROM @extschema@.bench_run r JOIN @extschema@.bench_result x ON x.run_id = r.run_id AND x.row_no = 1
 	 WHERE r.benchmark = 'advice_applied' AND r.target_oid = ts_oid
 	   AND EXISTS (SELECT 1 FROM pg_roles g
 				    WHERE g.rolname = r.recorded_by
 					  AND (g.rolsuper OR pg_has_role(g.oid, ts_owner, 'USAGE')))
-	   AND NOT EXISTS (SELECT 1 FROM bench_run u JOIN bench_result ux ON ux.run_id = u.run_id
+	   AND NOT EXISTS (SELECT 1 FROM @extschema@.bench_run u JOIN @extschema@.bench_result ux ON ux.run_id = u.run_id
 					    WHERE u.benchmark = 'advice_undone' AND u.target_oid = ts_oid
 						  AND ux.metrics ->> 'applied_run_id' = r.run_id::text)
 	 ORDER BY r.run_id DESC LIMIT 1;
@@ -1211,11 +1289,11 @@ BEGIN
 						  FROM unnest(restore) WITH ORDINALITY AS u(x, n)));
 	END IF;
 	SELECT coalesce(t.spcoptions, '{}') INTO after FROM pg_tablespace t WHERE t.oid = ts_oid;
-	PERFORM bench_record('advice_undone', ts_name,
+	PERFORM @extschema@.bench_record('advice_undone'::pg_catalog.text, ts_name::pg_catalog.text,
 						 jsonb_build_object('options_before', to_jsonb(now_opts),
 											'options_after', to_jsonb(after),
 											'applied_run_id', apply_run),
-						 NULL, jsonb_build_object('tablespace', ts_name));
+						 NULL::pg_catalog.text, jsonb_build_object('tablespace', ts_name));
 
 	FOR setting IN SELECT unnest(ARRAY['seq_page_cost', 'random_page_cost',
 									   'effective_io_concurrency', 'maintenance_io_concurrency'])

@@ -110,7 +110,7 @@ CREATE OR REPLACE FUNCTION _bench_cluster_blame_plproxy(
 )
 RETURNS void
 LANGUAGE plpgsql VOLATILE
-SET search_path = pg_catalog, @extschema@, pg_temp
+SET search_path = pg_catalog, pg_temp
 SET client_min_messages = warning	-- PL/Proxy's notices about dropped connections
 AS $$
 DECLARE
@@ -144,13 +144,13 @@ BEGIN
 	FOR i IN 0 .. cardinality(nodes) - 1 LOOP
 		BEGIN
 			SELECT * INTO probe
-			FROM _bench_cluster_probe_plproxy(cluster, ARRAY[i], fn,
+			FROM @extschema@._bench_cluster_probe_plproxy(cluster, ARRAY[i], fn,
 											  CASE WHEN kind IN ('evict', 'seqscan') THEN relation END,
 											  CASE WHEN kind = 'tablespace_io' THEN tablespace END);
 		EXCEPTION WHEN OTHERS THEN
 			GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
 									det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
-			IF NOT _bench_cluster_node_error(cluster, nodes[i + 1], st, msg, det, hnt) THEN
+			IF NOT @extschema@._bench_cluster_node_error(cluster, nodes[i + 1], st, msg, det, hnt) THEN
 				RETURN;
 			END IF;
 		END;
@@ -167,13 +167,13 @@ BEGIN
 	FOR i IN 0 .. cardinality(nodes) - 1 LOOP
 		BEGIN
 			IF kind = 'evict' THEN
-				PERFORM FROM _bench_cluster_evict_plproxy(cluster, ARRAY[i], relation);
+				PERFORM FROM @extschema@._bench_cluster_evict_plproxy(cluster, ARRAY[i], relation);
 			ELSIF kind = 'seqscan' THEN
-				PERFORM FROM _bench_cluster_seqscan_plproxy(cluster, ARRAY[i], relation,
+				PERFORM FROM @extschema@._bench_cluster_seqscan_plproxy(cluster, ARRAY[i], relation,
 						args ->> 'mode', args ->> 'cache', args ->> 'label', false,
 						(args ->> 'workers')::integer);
 			ELSE
-				PERFORM FROM _bench_cluster_io_plproxy(cluster, ARRAY[i], tablespace,
+				PERFORM FROM @extschema@._bench_cluster_io_plproxy(cluster, ARRAY[i], tablespace,
 						args ->> 'size', args ->> 'block_size',
 						ARRAY(SELECT jsonb_array_elements_text(args -> 'tests')),
 						(args ->> 'streams')::integer, (args ->> 'direct')::boolean,
@@ -183,7 +183,7 @@ BEGIN
 		EXCEPTION WHEN OTHERS THEN
 			GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
 									det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
-			IF NOT _bench_cluster_node_error(cluster, nodes[i + 1], st, msg, det, hnt) THEN
+			IF NOT @extschema@._bench_cluster_node_error(cluster, nodes[i + 1], st, msg, det, hnt) THEN
 				RETURN;
 			END IF;
 		END;
@@ -260,13 +260,13 @@ CREATE FUNCTION _bench_cluster_tablespace_io(
 )
 RETURNS SETOF _bench_cluster_io_result
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, @extschema@, pg_temp
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	target record;
 	nodes text[];
 	parts integer[];
-	node_rows _bench_cluster_io_node[];
+	node_rows @extschema@._bench_cluster_io_node[];
 	command text;
 	totals jsonb;
 	args jsonb;
@@ -296,21 +296,21 @@ BEGIN
 		RAISE EXCEPTION 'iodepth cannot be null' USING ERRCODE = 'null_value_not_allowed';
 	END IF;
 
-	target := _bench_cluster_target(p_cluster);
-	PERFORM _bench_cluster_check_label(p_label, p_record);
+	target := @extschema@._bench_cluster_target(p_cluster);
+	PERFORM @extschema@._bench_cluster_check_label(p_label, p_record);
 
 	IF target.engine = 'plproxy' THEN
 		nodes := target.nodes;
 		parts := ARRAY(SELECT generate_series(0, cardinality(nodes) - 1));
 		BEGIN
-			node_rows := ARRAY(SELECT x FROM _bench_cluster_io_plproxy(
+			node_rows := ARRAY(SELECT x FROM @extschema@._bench_cluster_io_plproxy(
 									p_cluster, parts, p_tablespace, p_size, p_block_size,
 									p_tests, p_streams, p_direct, p_duration, p_label,
 									p_record, p_iodepth) x);
 		EXCEPTION WHEN OTHERS THEN
 			GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_message = MESSAGE_TEXT,
 									e_hint = PG_EXCEPTION_HINT;
-			PERFORM _bench_cluster_blame_plproxy(p_cluster, nodes, 'tablespace_io', NULL, p_tablespace,
+			PERFORM @extschema@._bench_cluster_blame_plproxy(p_cluster, nodes, 'tablespace_io'::pg_catalog.text, NULL::pg_catalog.text, p_tablespace,
 					jsonb_build_object('size', p_size, 'block_size', p_block_size,
 									   'tests', to_jsonb(p_tests), 'streams', p_streams,
 									   'direct', p_direct, 'duration', p_duration::text,
@@ -319,27 +319,29 @@ BEGIN
 			RAISE;
 		END;
 	ELSE
-		command := format($c$SELECT coalesce(json_agg(t), '[]')::text
-FROM bench_tablespace_io(tablespace => %L, size => %L, block_size => %L, tests => %L::text[],
-						 streams => %s, direct => %L, duration => %L::interval, label => %L,
-						 record => %L, iodepth => %s) t$c$,
+		command := format($c$SELECT coalesce(pg_catalog.json_agg(t), '[]'::pg_catalog.json)::pg_catalog.text
+FROM bench_tablespace_io(tablespace => %L::pg_catalog.name, size => %L::pg_catalog.text,
+						 block_size => %L::pg_catalog.text, tests => %L::pg_catalog.text[],
+						 streams => %s::pg_catalog.int4, direct => %L::pg_catalog.bool,
+						 duration => %L::pg_catalog.interval, label => %L::pg_catalog.text,
+						 record => %L::pg_catalog.bool, iodepth => %s::pg_catalog.int4) t$c$,
 						  p_tablespace, p_size, p_block_size, p_tests, p_streams, p_direct,
 						  p_duration, p_label, p_record, p_iodepth);
 		SELECT array_agg(w.node ORDER BY w.ord),
-			   (SELECT array_agg(jsonb_populate_record(NULL::_bench_cluster_io_node,
+			   (SELECT array_agg(jsonb_populate_record(NULL::@extschema@._bench_cluster_io_node,
 							e.value || jsonb_build_object('part', x.ord - 1))
 								 ORDER BY x.ord, e.n)
 				FROM unnest(array_agg(w.result), array_agg(w.ord)) AS x(result, ord),
 					 jsonb_array_elements(x.result::jsonb) WITH ORDINALITY AS e(value, n))
 		INTO nodes, node_rows
-		FROM _bench_cluster_citus(command, false) WITH ORDINALITY AS w(node, result, wall_ms, ord);
+		FROM @extschema@._bench_cluster_citus(command, false) WITH ORDINALITY AS w(node, result, wall_ms, ord);
 	END IF;
 
-	RETURN QUERY SELECT * FROM _bench_cluster_io_rows(nodes, node_rows);
+	RETURN QUERY SELECT * FROM @extschema@._bench_cluster_io_rows(nodes, node_rows);
 
 	IF p_record THEN
 		SELECT jsonb_agg(to_jsonb(t)) INTO totals
-		FROM _bench_cluster_io_rows(nodes, node_rows) t
+		FROM @extschema@._bench_cluster_io_rows(nodes, node_rows) t
 		WHERE t.node = 'total';
 		args := jsonb_build_object('cluster', p_cluster, 'engine', target.engine,
 								   'nodes', cardinality(nodes), 'node_names', to_jsonb(nodes),
@@ -348,7 +350,7 @@ FROM bench_tablespace_io(tablespace => %L, size => %L, block_size => %L, tests =
 								   'streams', p_streams, 'direct', p_direct, 'iodepth', p_iodepth,
 								   'duration_s', extract(epoch FROM p_duration),
 								   'label', p_label, 'record', p_record);
-		PERFORM _bench_cluster_record('cluster_tablespace_io', p_cluster || '/' || p_tablespace,
+		PERFORM @extschema@._bench_cluster_record('cluster_tablespace_io', p_cluster || '/' || p_tablespace,
 									  totals, p_label, args);
 	END IF;
 END;
@@ -392,7 +394,7 @@ CREATE FUNCTION bench_cluster_tablespace_io(
 )
 RETURNS SETOF record
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, @extschema@, pg_temp
+SET search_path = pg_catalog, pg_temp
 AS $$
 SELECT * FROM @extschema@._bench_cluster_tablespace_io($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
 $$;
@@ -572,8 +574,8 @@ BEGIN
 					USING conn,
 						  format('host=%s port=%s dbname=%s user=%s application_name=benchstore_cluster %s',
 								 @extschema@._bench_cluster_conninfo_value(n.nodename), n.nodeport,
-								 @extschema@._bench_cluster_conninfo_value(current_database()),
-								 @extschema@._bench_cluster_conninfo_value(current_user), extra);
+								 @extschema@._bench_cluster_conninfo_value(current_database()::pg_catalog.text),
+								 @extschema@._bench_cluster_conninfo_value(current_user::pg_catalog.text), extra);
 			EXCEPTION WHEN OTHERS THEN
 				RETURN NULL;
 			END;
@@ -718,35 +720,48 @@ RETURNS text
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
+-- (built-ins named with pg_catalog and every argument of its exact type,
+-- so that nothing another role put on the node's search_path matches
+-- better; bench_seqscan is found on the node's own search_path)
 SELECT format($c$
-SELECT json_build_object(
+SELECT pg_catalog.json_build_object(
 	'run', 1,
-	'tablespace', CASE WHEN count(DISTINCT s.tablespace) = 1 AND count(s.tablespace) = count(*)
-					   THEN min(s.tablespace) END,
-	'mode', min(s.mode), 'cache', min(s.cache),
-	'pages', coalesce(sum(s.pages), 0),
-	'size_mb', coalesce(sum(s.size_mb), 0),
-	'tuples', CASE WHEN count(s.tuples) = count(*) THEN coalesce(sum(s.tuples), 0) END,
-	'elapsed_ms', round(coalesce(sum(s.elapsed_ms), 0)::numeric, 3),
-	'mb_per_s', round((sum(s.size_mb) / nullif(sum(s.elapsed_ms) / 1000, 0))::numeric, 2),
-	'tuples_per_s', CASE WHEN count(s.tuples) = count(*)
-						 THEN round((sum(s.tuples) / nullif(sum(s.elapsed_ms) / 1000, 0))::numeric) END,
-	'blks_hit', coalesce(sum(s.blks_hit), 0),
-	'blks_read', coalesce(sum(s.blks_read), 0),
-	'read_ms', CASE WHEN count(s.read_ms) = count(*) THEN round(coalesce(sum(s.read_ms), 0)::numeric, 3) END,
-	'os_read_mb', CASE WHEN count(s.os_read_mb) = count(*) THEN coalesce(sum(s.os_read_mb), 0) END,
-	'workers_requested', %s,
-	'workers_launched', min(s.workers_launched),
-	'shards', coalesce(json_agg(l.name), '[]'))::text
-FROM (SELECT n.name, to_regclass(n.name) AS rel
-	  FROM unnest(%L::text[]) AS n(name)
-	  WHERE to_regclass(n.name) IS NOT NULL%s
+	'tablespace', CASE WHEN pg_catalog.count(DISTINCT s.tablespace) = 1::pg_catalog.int8
+						AND pg_catalog.count(s.tablespace) = pg_catalog.count(*)
+					   THEN pg_catalog.min(s.tablespace::pg_catalog.text) END,
+	'mode', pg_catalog.min(s.mode), 'cache', pg_catalog.min(s.cache),
+	'pages', coalesce(pg_catalog.sum(s.pages), 0::pg_catalog.numeric),
+	'size_mb', coalesce(pg_catalog.sum(s.size_mb), 0::pg_catalog.float8),
+	'tuples', CASE WHEN pg_catalog.count(s.tuples) = pg_catalog.count(*)
+				   THEN coalesce(pg_catalog.sum(s.tuples), 0::pg_catalog.numeric) END,
+	'elapsed_ms', pg_catalog.round(coalesce(pg_catalog.sum(s.elapsed_ms), 0::pg_catalog.float8)::pg_catalog.numeric, 3),
+	'mb_per_s', pg_catalog.round((pg_catalog.sum(s.size_mb)
+								  / nullif(pg_catalog.sum(s.elapsed_ms) / 1000::pg_catalog.float8,
+										   0::pg_catalog.float8))::pg_catalog.numeric, 2),
+	'tuples_per_s', CASE WHEN pg_catalog.count(s.tuples) = pg_catalog.count(*)
+						 THEN pg_catalog.round((pg_catalog.sum(s.tuples)::pg_catalog.float8
+												/ nullif(pg_catalog.sum(s.elapsed_ms) / 1000::pg_catalog.float8,
+														 0::pg_catalog.float8))::pg_catalog.numeric) END,
+	'blks_hit', coalesce(pg_catalog.sum(s.blks_hit), 0::pg_catalog.numeric),
+	'blks_read', coalesce(pg_catalog.sum(s.blks_read), 0::pg_catalog.numeric),
+	'read_ms', CASE WHEN pg_catalog.count(s.read_ms) = pg_catalog.count(*)
+					THEN pg_catalog.round(coalesce(pg_catalog.sum(s.read_ms), 0::pg_catalog.float8)::pg_catalog.numeric, 3) END,
+	'os_read_mb', CASE WHEN pg_catalog.count(s.os_read_mb) = pg_catalog.count(*)
+					   THEN coalesce(pg_catalog.sum(s.os_read_mb), 0::pg_catalog.float8) END,
+	'workers_requested', %s::pg_catalog.int4,
+	'workers_launched', pg_catalog.min(s.workers_launched),
+	'shards', coalesce(pg_catalog.json_agg(l.name), '[]'::pg_catalog.json))::pg_catalog.text
+FROM (SELECT n.name, pg_catalog.to_regclass(n.name) AS rel
+	  FROM pg_catalog.unnest(%L::pg_catalog.text[]) AS n(name)
+	  WHERE pg_catalog.to_regclass(n.name) IS NOT NULL%s
 	  OFFSET 0) l
-CROSS JOIN LATERAL bench_seqscan(relation => l.rel, mode => %L, cache => %L, repeat => 1,
-								 label => %L, record => %L, workers => %s) s
+CROSS JOIN LATERAL bench_seqscan(relation => l.rel, mode => %L::pg_catalog.text,
+								 cache => %L::pg_catalog.text, repeat => 1::pg_catalog.int4,
+								 label => %L::pg_catalog.text, record => %L::pg_catalog.bool,
+								 workers => %s::pg_catalog.int4) s
 $c$, workers, shards,
 	   CASE WHEN groups IS NOT NULL
-			THEN format(E'\n\t    AND (%L::jsonb ->> n.name)::integer = (SELECT g.groupid FROM pg_catalog.pg_dist_local_group g)',
+			THEN format(E'\n\t    AND (%L::pg_catalog.jsonb OPERATOR(pg_catalog.->>) n.name)::pg_catalog.int4 = (SELECT g.groupid FROM pg_catalog.pg_dist_local_group g)',
 						groups)
 			ELSE '' END,
 	   mode, cache, label, record, workers);
@@ -768,7 +783,7 @@ CREATE OR REPLACE FUNCTION _bench_cluster_seqscan(
 )
 RETURNS SETOF _bench_cluster_seqscan_result
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-SET search_path = pg_catalog, @extschema@, pg_temp
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
 	am_name name;
@@ -785,7 +800,7 @@ DECLARE
 	scan_command text;
 	evict_command text;
 	missing text[];
-	node_rows _bench_cluster_seqscan_node[];
+	node_rows @extschema@._bench_cluster_seqscan_node[];
 	t0 timestamptz;
 	wall_ms float8;
 	totals jsonb := '[]';
@@ -828,8 +843,8 @@ BEGIN
 	END IF;
 	cold := lower(p_cache) = 'cold';
 
-	target := _bench_cluster_target(p_cluster);
-	PERFORM _bench_cluster_check_label(p_label, p_record);
+	target := @extschema@._bench_cluster_target(p_cluster);
+	PERFORM @extschema@._bench_cluster_check_label(p_label, p_record);
 
 	IF target.engine = 'plproxy' THEN
 		nodes := target.nodes;
@@ -838,11 +853,11 @@ BEGIN
 		-- would otherwise time the connections).
 		IF NOT cold THEN
 			BEGIN
-				PERFORM FROM _bench_cluster_ping_plproxy(p_cluster, parts);
+				PERFORM FROM @extschema@._bench_cluster_ping_plproxy(p_cluster, parts);
 			EXCEPTION WHEN OTHERS THEN
 				GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_message = MESSAGE_TEXT,
 										e_hint = PG_EXCEPTION_HINT;
-				PERFORM _bench_cluster_blame_plproxy(p_cluster, nodes, 'ping', p_relation, NULL, NULL,
+				PERFORM @extschema@._bench_cluster_blame_plproxy(p_cluster, nodes, 'ping'::pg_catalog.text, p_relation, NULL::pg_catalog.name, NULL::pg_catalog.jsonb,
 													 e_state, e_message, e_hint);
 				RAISE;
 			END;
@@ -853,9 +868,9 @@ BEGIN
 			RAISE EXCEPTION 'relation "%" does not exist', p_relation
 				USING ERRCODE = 'undefined_table';
 		END IF;
-		shards := citus_shard_names(rel);
+		shards := @extschema@.citus_shard_names(rel);
 		IF coalesce(cardinality(shards), 0) = 0 THEN
-			RAISE EXCEPTION 'relation "%" is not a Citus distributed table', rel
+			RAISE EXCEPTION 'relation "%" is not a Citus distributed table', p_relation
 				USING ERRCODE = 'wrong_object_type',
 					  HINT = 'bench_seqscan measures a table of this node.';
 		END IF;
@@ -866,22 +881,22 @@ BEGIN
 			FROM pg_class c JOIN pg_am a ON a.oid = c.relam
 			WHERE c.oid = rel;
 			IF am_name IS NOT NULL AND am_name <> 'heap' THEN
-				RAISE EXCEPTION 'mode "heap" cannot scan relation "%"', rel
+				RAISE EXCEPTION 'mode "heap" cannot scan relation "%"', p_relation
 					USING ERRCODE = 'feature_not_supported',
 						  DETAIL = format('Relation "%s" uses the table access method "%s"; only "heap" is supported.',
-										  rel, am_name),
+										  p_relation, am_name),
 						  HINT = 'Modes "buffer" and "raw" read any relation with storage.';
 			END IF;
 		END IF;
 		-- 1.1: each shard is scanned on one worker only, the one that
 		-- _bench_cluster_citus_shard_groups picks among its placements (a
 		-- reference table's copy on every worker is read once)
-		groups := _bench_cluster_citus_shard_groups(rel);
+		groups := @extschema@._bench_cluster_citus_shard_groups(rel);
 		on_coordinator := EXISTS (SELECT 1 FROM jsonb_each_text(groups) g WHERE g.value = '0');
-		scan_command := _bench_cluster_citus_scan_command(shards, groups,
+		scan_command := @extschema@._bench_cluster_citus_scan_command(shards, groups,
 														  p_mode, p_cache, p_label,
 														  p_record, p_workers);
-		evict_command := _bench_cluster_citus_evict_command(shards);
+		evict_command := @extschema@._bench_cluster_citus_evict_command(shards);
 	END IF;
 
 	FOR r IN 1 .. p_repeat LOOP
@@ -891,24 +906,24 @@ BEGIN
 			-- little to the coordinator's clock.
 			IF cold THEN
 				BEGIN
-					PERFORM FROM _bench_cluster_evict_plproxy(p_cluster, parts, p_relation);
+					PERFORM FROM @extschema@._bench_cluster_evict_plproxy(p_cluster, parts, p_relation);
 				EXCEPTION WHEN OTHERS THEN
 					GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_message = MESSAGE_TEXT,
 											e_hint = PG_EXCEPTION_HINT;
-					PERFORM _bench_cluster_blame_plproxy(p_cluster, nodes, 'evict', p_relation, NULL, NULL,
+					PERFORM @extschema@._bench_cluster_blame_plproxy(p_cluster, nodes, 'evict'::pg_catalog.text, p_relation, NULL::pg_catalog.name, NULL::pg_catalog.jsonb,
 														 e_state, e_message, e_hint);
 					RAISE;
 				END;
 			END IF;
 			t0 := clock_timestamp();
 			BEGIN
-				node_rows := ARRAY(SELECT x FROM _bench_cluster_seqscan_plproxy(
+				node_rows := ARRAY(SELECT x FROM @extschema@._bench_cluster_seqscan_plproxy(
 										p_cluster, parts, p_relation, p_mode, p_cache,
 										p_label, p_record, p_workers) x);
 			EXCEPTION WHEN OTHERS THEN
 				GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_message = MESSAGE_TEXT,
 										e_hint = PG_EXCEPTION_HINT;
-				PERFORM _bench_cluster_blame_plproxy(p_cluster, nodes, 'seqscan', p_relation, NULL,
+				PERFORM @extschema@._bench_cluster_blame_plproxy(p_cluster, nodes, 'seqscan'::pg_catalog.text, p_relation, NULL::pg_catalog.name,
 						jsonb_build_object('mode', p_mode, 'cache', p_cache, 'label', p_label,
 										   'workers', p_workers),
 						e_state, e_message, e_hint);
@@ -917,12 +932,12 @@ BEGIN
 			wall_ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
 		ELSE
 			IF cold THEN
-				PERFORM FROM _bench_cluster_citus(evict_command, on_coordinator);
+				PERFORM FROM @extschema@._bench_cluster_citus(evict_command, on_coordinator);
 			END IF;
 			SELECT array_agg(w.node ORDER BY w.ord),
-				   array_agg(jsonb_populate_record(NULL::_bench_cluster_seqscan_node,
+				   array_agg(jsonb_populate_record(NULL::@extschema@._bench_cluster_seqscan_node,
 						w.result::jsonb || jsonb_build_object('part', w.ord - 1,
-															  'relation', rel::text))
+															  'relation', p_relation))
 							 ORDER BY w.ord),
 				   max(w.wall_ms),
 				   ARRAY(SELECT unnest(shards)
@@ -930,7 +945,7 @@ BEGIN
 						 SELECT jsonb_array_elements_text(x.result::jsonb -> 'shards')
 						 FROM unnest(array_agg(w.result)) AS x(result))
 			INTO nodes, node_rows, wall_ms, missing
-			FROM _bench_cluster_citus(scan_command, on_coordinator) WITH ORDINALITY AS w(node, result, wall_ms, ord);
+			FROM @extschema@._bench_cluster_citus(scan_command, on_coordinator) WITH ORDINALITY AS w(node, result, wall_ms, ord);
 			-- a shard picked for a node but not found there moved (or was
 			-- dropped) between the listing and the scan: the figures would
 			-- leave it out, so the run fails, naming the shard and its node
@@ -946,24 +961,24 @@ BEGIN
 			END IF;
 			IF moved_shard IS NOT NULL THEN
 				RAISE EXCEPTION 'shard "%" of relation "%" was not found on node "%" of cluster "citus"',
-								moved_shard, rel, moved_node
+								moved_shard, p_relation, moved_node
 					USING ERRCODE = 'object_not_in_prerequisite_state',
 						  DETAIL = 'It was listed there when the run started; it moved or was dropped since (citus_move_shard_placement, a rebalance).',
 						  HINT = 'Run it again.';
 			END IF;
 			IF cardinality(missing) > 0 AND r = 1 THEN
 				RAISE WARNING '% of % shards of relation "%" were found on no worker',
-							  cardinality(missing), cardinality(shards), rel
+							  cardinality(missing), cardinality(shards), p_relation
 					USING DETAIL = 'Only the workers are scanned (shards the coordinator holds are not): '
 								   || array_to_string(missing[1:5], ', ')
 								   || CASE WHEN cardinality(missing) > 5 THEN ', ...' ELSE '' END || '.';
 			END IF;
 		END IF;
 		RETURN QUERY
-		SELECT * FROM _bench_cluster_seqscan_rows(nodes, node_rows, r, wall_ms, p_relation);
+		SELECT * FROM @extschema@._bench_cluster_seqscan_rows(nodes, node_rows, r, wall_ms, p_relation);
 		IF p_record THEN
 			totals := totals || (SELECT jsonb_agg(to_jsonb(t))
-								 FROM _bench_cluster_seqscan_rows(nodes, node_rows, r, wall_ms,
+								 FROM @extschema@._bench_cluster_seqscan_rows(nodes, node_rows, r, wall_ms,
 																  p_relation) t
 								 WHERE t.node = 'total');
 		END IF;
@@ -977,7 +992,7 @@ BEGIN
 								   'workers', p_workers);
 		-- the target names the cluster: neither a relation nor a tablespace
 		-- of the coordinator, whose settings snapshot would mislead
-		PERFORM _bench_cluster_record('cluster_seqscan',
+		PERFORM @extschema@._bench_cluster_record('cluster_seqscan',
 									  p_cluster || '/' || coalesce(totals -> 0 ->> 'relation', p_relation),
 									  totals, p_label, args);
 	END IF;
@@ -986,3 +1001,20 @@ $$;
 
 COMMENT ON FUNCTION _bench_cluster_seqscan(name, text, text, text, integer, text, boolean, integer, regclass) IS
 'internal: bench_cluster_seqscan''s implementation';
+
+-- The evict command's built-ins named with pg_catalog, its argument typed
+-- (see _bench_cluster_citus_scan_command).
+CREATE OR REPLACE FUNCTION _bench_cluster_citus_evict_command(shards text[])
+RETURNS text
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT format($c$
+SELECT pg_catalog.count(e.*)::pg_catalog.text
+FROM (SELECT pg_catalog.to_regclass(n.name) AS rel
+	  FROM pg_catalog.unnest(%L::pg_catalog.text[]) AS n(name)
+	  WHERE pg_catalog.to_regclass(n.name) IS NOT NULL
+	  OFFSET 0) l
+CROSS JOIN LATERAL bench_cache_evict(l.rel) e
+$c$, shards);
+$$;

@@ -89,6 +89,10 @@ bs_citus_tables(List *relids)
 }
 
 /*
+ * The query names pg_catalog's objects and joins the node's name and port
+ * here, not with an operator a role could out-match from the caller's
+ * search_path; the commands on the nodes give exact types.
+ *
  * Run command through Citus's run_command_on_placements (%s stands for the
  * shard) and sum its results: over every placement, or over one placement
  * of each shard (the first by node name and port).  A placement that
@@ -106,7 +110,7 @@ placements_sum(Oid relid, const char *command, bool one_per_shard,
 
 	initStringInfo(&sql);
 	appendStringInfo(&sql,
-					 "SELECT p.shardid, p.nodename || ':' || p.nodeport, p.success, p.result "
+					 "SELECT p.shardid, p.nodename, p.nodeport, p.success, p.result "
 					 "FROM pg_catalog.run_command_on_placements(%s::pg_catalog.regclass, %s) p "
 					 "ORDER BY p.shardid, p.nodename, p.nodeport",
 					 quote_literal_cstr(psprintf("%u", relid)),
@@ -122,9 +126,12 @@ placements_sum(Oid relid, const char *command, bool one_per_shard,
 		HeapTuple	tup = SPI_tuptable->vals[i];
 		TupleDesc	desc = SPI_tuptable->tupdesc;
 		int64		shard = pg_strtoint64(SPI_getvalue(tup, desc, 1));
-		char	   *node = SPI_getvalue(tup, desc, 2);
-		char	   *success = SPI_getvalue(tup, desc, 3);
-		char	   *result = SPI_getvalue(tup, desc, 4);
+		char	   *nodename = SPI_getvalue(tup, desc, 2);
+		char	   *nodeport = SPI_getvalue(tup, desc, 3);
+		char	   *success = SPI_getvalue(tup, desc, 4);
+		char	   *result = SPI_getvalue(tup, desc, 5);
+		char	   *node = psprintf("%s:%s", nodename ? nodename : "?",
+									nodeport ? nodeport : "?");
 
 		if (one_per_shard && shard == last_shard)
 			continue;
@@ -133,7 +140,7 @@ placements_sum(Oid relid, const char *command, bool one_per_shard,
 			ereport(ERROR,
 					(errcode(ERRCODE_EXTERNAL_ROUTINE_EXCEPTION),
 					 errmsg("could not %s of Citus table \"%s\" on node \"%s\"",
-							what, get_rel_name(relid), node ? node : "?"),
+							what, get_rel_name(relid), node),
 					 errdetail("%s", result ? result : "no message")));
 		sum += pg_strtoint64(result);
 	}
@@ -164,6 +171,6 @@ void
 bs_citus_evict_shards(Oid relid)
 {
 	(void) placements_sum(relid,
-						  "SELECT count(*) FROM bench_cache_evict('%s')",
+						  "SELECT pg_catalog.count(*) FROM bench_cache_evict('%s'::pg_catalog.regclass)",
 						  false, "evict the shards");
 }
