@@ -12,7 +12,8 @@
 # transactions pgbench made equals the runs recorded), the history is whole
 # (every run has its result rows), every scan counted the table's rows
 # although the table was rewritten and moved under the load, every pg_dump
-# succeeded, and no backend crashed.
+# succeeded, and no backend crashed.  Then DROP TABLE and TRUNCATE against
+# a scan, each way round: they wait or fail cleanly.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -32,6 +33,8 @@ $node->safe_psql('postgres', qq{
 	CREATE TABLESPACE load_ts LOCATION '$tsdir';
 	CREATE TABLE load_t AS SELECT g, repeat('l', 100) AS pad FROM generate_series(1, 20000) g;
 	VACUUM ANALYZE load_t;
+	-- one run under the label before the load, for bench_compare
+	SELECT bench_record('outside', 'load', '{"mb_per_s": 1}', 'load');
 });
 
 my $dir = PostgreSQL::Test::Utils::tempdir;
@@ -88,7 +91,7 @@ while ($out =~ /SQL script \d+: \Q$dir\E\/(\w+)\.sql\n(?: - .*\n)*? - (\d+) tran
 	$done{$1} = $2;
 }
 is(scalar(keys %done), scalar(keys %scripts), 'every script ran') or diag($out);
-my $recording = 0;
+my $recording = 1;		# the run recorded before the load
 $recording += $done{$_} // 0 for grep { $scripts{$_}[1] } keys %scripts;
 cmp_ok($recording, '>', 0, "$recording recording calls");
 is($node->safe_psql('postgres', q{SELECT count(*) FROM bench_run WHERE label = 'load'}),
@@ -110,6 +113,55 @@ is($node->safe_psql('postgres', q{
 	'every scan counted the table\'s 20000 rows, while it was rewritten and moved');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM pg_ls_tmpdir()'), 0, 'no temporary file left');
 is(scalar(bs_temp_files($tsdir)), 0, 'no temporary file left in load_ts');
+
+# DROP TABLE and TRUNCATE against a scan: whichever holds the lock first,
+# the other waits; a scan that waited for a DROP fails with 42P01, one
+# that waited for a TRUNCATE counts the emptied table; a DROP or TRUNCATE
+# that waits for a scan runs after it.
+for my $ddl ('DROP TABLE load_ddl', 'TRUNCATE load_ddl')
+{
+	for my $mode ('heap', 'raw')
+	{
+		$node->safe_psql('postgres', q{
+			DROP TABLE IF EXISTS load_ddl;
+			CREATE TABLE load_ddl AS SELECT generate_series(1, 5000) AS g;
+			CHECKPOINT});
+		my $holder = $node->background_psql('postgres');
+		$holder->query_safe("BEGIN; $ddl");
+		my $scan = $node->background_psql('postgres', on_error_stop => 0);
+		$scan->query_until(qr//, "\\set VERBOSITY verbose\nSELECT 'tuples:' || tuples FROM bench_seqscan('load_ddl', '$mode', record => false);\n");
+		ok($node->poll_query_until('postgres', q{
+			SELECT count(*) > 0 FROM pg_stat_activity
+			WHERE wait_event_type = 'Lock' AND query LIKE '%bench_seqscan(''load_ddl''%'}),
+			"$ddl, $mode: the scan waits for it");
+		$holder->query_safe('COMMIT');
+		$holder->quit;
+		my ($out) = $scan->query('SELECT 1');
+		if ($ddl =~ /DROP/)
+		{
+			like($scan->{stderr}, qr/ERROR:  42P01: relation with OID \d+ does not exist/,
+				"$ddl, $mode: then the scan fails cleanly (42P01)");
+		}
+		else
+		{
+			like($scan->{stdout} . $out, qr/tuples:0/, "$ddl, $mode: then the scan counts the emptied table");
+		}
+		$scan->quit;
+	}
+}
+{
+	$node->safe_psql('postgres', q{
+		DROP TABLE IF EXISTS load_ddl;
+		CREATE TABLE load_ddl AS SELECT generate_series(1, 5000) AS g});
+	my $holder = $node->background_psql('postgres');
+	$holder->query_safe(q{BEGIN; SELECT count(*) FROM bench_seqscan('load_ddl', record => false)});
+	my ($ret, $out, $err) = $node->psql('postgres',
+		q{SET lock_timeout = '200ms'; DROP TABLE load_ddl});
+	like($err, qr/canceling statement due to lock timeout/, 'a DROP TABLE waits for a scan in progress');
+	$holder->query_safe('COMMIT');
+	$holder->quit;
+	$node->safe_psql('postgres', 'DROP TABLE load_ddl');
+}
 unlike(slurp_file($node->logfile), qr/terminated by signal|PANIC/, 'no backend crashed');
 $node->stop;
 done_testing();
