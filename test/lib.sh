@@ -8,7 +8,8 @@
 #
 # Which server: PG_MAJOR=15 (the default) is Debian 12's postgresql-15;
 # PG_MAJOR=18 is PostgreSQL 18.6 built from ../shared/vendor/ into a cache
-# (with BS_ASSERTS=1 a second build, --enable-cassert --enable-debug)
+# (with BS_ASSERTS=1 a second build, --enable-cassert --enable-debug; with
+# BS_VALGRIND=1 a third, also -DUSE_VALGRIND -Og, for test/valgrind.sh)
 # outside the checkout (BS_CACHE) and reused; PG_CONFIG=/path/to/pg_config
 # is any server you have, used as it is.
 #
@@ -26,8 +27,17 @@ else
     BS_CACHE=${BS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/benchstore}
 fi
 BS_PG18_VERSION=18.6
-# An assert-enabled build (which also clobbers freed memory) lives apart.
-if [ "${BS_ASSERTS:-0}" = 1 ]; then
+# An assert-enabled build (which also clobbers freed memory) lives apart,
+# and so does one for Valgrind (memory contexts tell it what is allocated,
+# freed or undefined); CPPFLAGS and CFLAGS go to configure as they are.
+BS_PG18_CPPFLAGS=""
+BS_PG18_CFLAGS=""
+if [ "${BS_VALGRIND:-0}" = 1 ]; then
+    BS_PG18_PREFIX=$BS_CACHE/pg-$BS_PG18_VERSION-valgrind
+    BS_PG18_CONFIGURE="--enable-cassert --enable-debug"
+    BS_PG18_CPPFLAGS="-DUSE_VALGRIND"
+    BS_PG18_CFLAGS="-Og -g"
+elif [ "${BS_ASSERTS:-0}" = 1 ]; then
     BS_PG18_PREFIX=$BS_CACHE/pg-$BS_PG18_VERSION-cassert
     BS_PG18_CONFIGURE="--enable-cassert --enable-debug"
 else
@@ -114,9 +124,10 @@ bs_build_vendored_pg18() {
     local marker="$prefix/.benchstore-built"
     tarball=$(bs_vendored "postgresql-$BS_PG18_VERSION.tar.bz2") || exit 1
     local want
-    want="$(sha256sum < "$tarball")${BS_PG18_CONFIGURE:+ $BS_PG18_CONFIGURE}"
+    local flags="$BS_PG18_CONFIGURE${BS_PG18_CPPFLAGS:+ CPPFLAGS=$BS_PG18_CPPFLAGS}${BS_PG18_CFLAGS:+ CFLAGS=$BS_PG18_CFLAGS}"
+    want="$(sha256sum < "$tarball")${flags:+ $flags}"
     if [ ! -f "$marker" ] || [ "$(cat "$marker")" != "$want" ]; then
-        bs_log "building PostgreSQL $BS_PG18_VERSION ${BS_PG18_CONFIGURE:+($BS_PG18_CONFIGURE) }from $tarball into $prefix (a few minutes, once)"
+        bs_log "building PostgreSQL $BS_PG18_VERSION ${flags:+($flags) }from $tarball into $prefix (a few minutes, once)"
         rm -rf "$prefix"
         mkdir -p "$BS_CACHE"
         build=$(mktemp -d "$BS_CACHE/build.XXXXXX")
@@ -125,7 +136,9 @@ bs_build_vendored_pg18() {
             tar -xjf "$tarball" -C "$build" &&
             cd "$build/postgresql-$BS_PG18_VERSION" &&
             ./configure -q --prefix="$prefix" --enable-tap-tests --with-liburing \
-                --without-icu $BS_PG18_CONFIGURE >"$build/configure.log" 2>&1 &&
+                --without-icu $BS_PG18_CONFIGURE \
+                ${BS_PG18_CPPFLAGS:+"CPPFLAGS=$BS_PG18_CPPFLAGS"} \
+                ${BS_PG18_CFLAGS:+"CFLAGS=$BS_PG18_CFLAGS"} >"$build/configure.log" 2>&1 &&
             make -s -j"$(nproc)" world-bin >"$build/make.log" 2>&1 &&
             make -s install-world-bin >>"$build/make.log" 2>&1 &&
             make -s -C src/test/perl install >>"$build/make.log" 2>&1
