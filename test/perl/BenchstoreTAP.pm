@@ -27,7 +27,7 @@ use Test::More;
 use Time::HiRes ();
 
 our @EXPORT = qw(bs_node bs_rows bs_row bs_have_proc_io bs_fs_type bs_temp_files
-  bs_wait_for_files bs_backend_pid bs_plproxy_cluster);
+  bs_wait_for_files bs_backend_pid bs_plproxy_cluster bs_broken_runs);
 
 sub bs_node
 {
@@ -92,6 +92,18 @@ sub bs_wait_for_files
 		Time::HiRes::usleep(100_000);
 	}
 	return 0;
+}
+
+# Recorded runs that are not whole: without result rows, or with rows not
+# numbered 1 .. n.  0 when the history is consistent.
+sub bs_broken_runs
+{
+	my ($node) = @_;
+	return $node->safe_psql('postgres', q{
+		SELECT count(*) FROM bench_run r
+		WHERE NOT EXISTS (SELECT 1 FROM bench_result x WHERE x.run_id = r.run_id)
+		   OR (SELECT max(row_no) FROM bench_result x WHERE x.run_id = r.run_id)
+			  <> (SELECT count(*) FROM bench_result x WHERE x.run_id = r.run_id)});
 }
 
 sub bs_backend_pid

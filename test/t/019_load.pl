@@ -98,12 +98,7 @@ is($node->safe_psql('postgres', q{SELECT count(*) FROM bench_run WHERE label = '
 	$recording, 'every recorded call is in the history exactly once');
 is($node->safe_psql('postgres', q{SELECT count(*) = count(DISTINCT run_id) FROM bench_run}), 't',
 	'run ids are unique');
-is($node->safe_psql('postgres', q{
-	SELECT count(*) FROM bench_run r
-	WHERE NOT EXISTS (SELECT 1 FROM bench_result x WHERE x.run_id = r.run_id)
-	   OR (SELECT max(row_no) FROM bench_result x WHERE x.run_id = r.run_id)
-		  <> (SELECT count(*) FROM bench_result x WHERE x.run_id = r.run_id)}),
-	0, 'the history is whole: every run has its result rows');
+is(bs_broken_runs($node), 0, 'the history is whole: every run has its result rows');
 is($node->safe_psql('postgres', q{SELECT count(*) FROM bench_run WHERE label = 'load-forget'}), 0,
 	'bench_forget removed its own label\'s runs');
 is($node->safe_psql('postgres', q{
