@@ -20,13 +20,17 @@
  * protocol checks (not a background worker, and not a single-user
  * backend).
  *
+ * Only the pointer MyProcPort (miscadmin.h) is tested, never dereferenced:
+ * libpq/libpq-be.h, which would pull in <gssapi/gssapi.h> on servers built
+ * with GSSAPI (Debian's are), is not included, so building needs nothing
+ * beyond the server's headers.
+ *
  * src/client.c
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
-#include "libpq/libpq-be.h"
 #include "miscadmin.h"
 #include "tcop/dest.h"
 #include "tcop/tcopprot.h"
