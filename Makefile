@@ -29,8 +29,8 @@ PGFILEDESC = "benchstore - measure storage from inside PostgreSQL"
 # every node of a PL/Proxy cluster (or Citus); it needs plproxy, the core
 # extension does not.
 EXTENSION = benchstore benchstore_cluster
-DATA = benchstore--1.0.sql benchstore--1.0--1.1.sql \
-	benchstore_cluster--1.0.sql benchstore_cluster--1.0--1.1.sql
+DATA = benchstore--1.0.sql benchstore--1.0--1.1.sql benchstore--1.1--1.2.sql \
+	benchstore_cluster--1.0.sql benchstore_cluster--1.0--1.1.sql benchstore_cluster--1.1--1.2.sql
 
 REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history advice query tpch
 REGRESS_OPTS = --inputdir=. --outputdir=. --encoding=UTF8

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test/check-release.sh: the release metadata and archive.  META.json is
 # checked against the PGXN Meta Spec and the control files
-# (test/check-meta.pl), then `make dist` builds the archive from HEAD with
+# (test/check-meta.pl), the released SQL scripts against their checksums
+# (test/released.sha256), then `make dist` builds the archive from HEAD with
 # git archive and its contents are checked: one top directory named
 # benchstore-<version>, META.json, both control files and install scripts,
 # the C sources, the docs; nothing of .ci/.
@@ -12,6 +13,21 @@ bs_apt git unzip perl make
 
 perl test/check-meta.pl
 
+# The released install and upgrade scripts (1.0 and 1.1) never change:
+# their checksums are those of the release (test/released.sha256).  A
+# change to the SQL surface goes into the next version's upgrade script.
+if ! sha256sum --quiet -c test/released.sha256; then
+    bs_die "a released script changed (above): 1.0 and 1.1 are frozen; put the change into the --1.1--1.2.sql upgrade script instead"
+fi
+for f in $(git ls-files 'benchstore*--*.sql'); do
+    case "$f" in
+        *--1.1--1.2.sql) ;;
+        *) grep -q "  $f\$" test/released.sha256 ||
+            bs_die "$f is neither a released script (test/released.sha256) nor the 1.1--1.2 upgrade script" ;;
+    esac
+done
+echo "released scripts: unchanged ($(wc -l < test/released.sha256) checked)"
+
 version=$(perl -MJSON::PP -0777 -ne 'print decode_json($_)->{version}' META.json)
 rm -rf dist
 make -s dist >/dev/null
@@ -19,7 +35,7 @@ zip="dist/benchstore-$version.zip"
 [ -f "$zip" ] || bs_die "make dist did not build $zip"
 list=$(unzip -Z1 "$zip")
 bad=0
-for f in META.json Makefile README.md benchstore.control benchstore_cluster.control \
+for f in META.json Makefile README.md LICENSE benchstore.control benchstore_cluster.control \
          $(git ls-files 'benchstore*--*.sql') src/benchstore.c doc/README.md \
          doc/reference/README.md debian/control; do
     grep -qxF "benchstore-$version/$f" <<<"$list" || { echo "$zip lacks $f" >&2; bad=1; }

@@ -1,10 +1,13 @@
-# Version 1.1 and its upgrade path.  CREATE EXTENSION benchstore VERSION
-# '1.0' then ALTER EXTENSION benchstore UPDATE (and benchstore_cluster
-# likewise) gives the same functions
-# (signatures, result columns, comments, privileges, bodies), views,
-# tables and configuration tables as a fresh 1.1; the runs a 1.0 database
-# recorded survive the update and a pg_dump and restore after it; and the
-# 1.1 library still serves a database whose SQL definitions are 1.0.
+# The upgrade paths.  1.0 and 1.1 are released; the current version is
+# 1.2.  CREATE EXTENSION benchstore VERSION '1.0' then ALTER EXTENSION
+# benchstore UPDATE (1.0 -> 1.1 -> 1.2 in one command), the same one
+# version at a time, and a 1.1 database updated to 1.2, each give the same
+# functions (signatures, result columns, comments, privileges, bodies),
+# views, tables and configuration tables as a fresh install; a DBA's own
+# grant and revoke on a function survive the update; benchstore_cluster
+# likewise; the runs a 1.0 or 1.1 database recorded survive the update and
+# a pg_dump and restore after it; and the current library still serves a
+# database whose SQL definitions are 1.0.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -20,7 +23,7 @@ $node->start;
 
 is($node->safe_psql('postgres',
 	"SELECT default_version FROM pg_available_extensions WHERE name = 'benchstore'"),
-	'1.1', 'the control file defaults to 1.1');
+	'1.2', 'the control file defaults to 1.2');
 
 # What an extension consists of, as text to compare between databases.
 my $catalog = q{
@@ -68,7 +71,13 @@ FROM pg_extension WHERE extname = :'ext'
 ORDER BY 1};
 
 # A database at 1.0 that has recorded runs.
-$node->safe_psql('postgres', 'CREATE DATABASE old; CREATE DATABASE fresh');
+$node->safe_psql('postgres', 'CREATE DATABASE old; CREATE DATABASE fresh; CREATE DATABASE stepwise; CREATE DATABASE v11');
+# A DBA's own privileges, given before the update and expected after it
+# (and given to the fresh install too, so the catalogs can be compared).
+my $dba_grants = q{
+	GRANT EXECUTE ON FUNCTION bench_relation_sizes(integer) TO bs_dba;
+	REVOKE EXECUTE ON FUNCTION bench_relation_sizes(integer) FROM PUBLIC;};
+$node->safe_psql('postgres', 'CREATE ROLE bs_dba');
 $node->safe_psql('old', q{
 	CREATE EXTENSION benchstore VERSION '1.0';
 	CREATE TABLE t AS SELECT g AS id, repeat('x', 50) AS pad FROM generate_series(1, 5000) g;
@@ -76,7 +85,7 @@ $node->safe_psql('old', q{
 is($node->safe_psql('old', "SELECT extversion FROM pg_extension WHERE extname = 'benchstore'"),
 	'1.0', 'created at 1.0');
 
-# The 1.1 library serves the 1.0 definitions: no iodepth argument or column.
+# The current library serves the 1.0 definitions: no iodepth argument or column.
 $node->safe_psql('old', q{
 	SELECT count(*) FROM bench_seqscan('t', 'raw', repeat => 2, label => 'u-scan');
 	SELECT count(*) FROM bench_tablespace_io(size => '1MB', direct => false,
@@ -85,15 +94,17 @@ $node->safe_psql('old', q{
 my $io10 = $node->safe_psql('old', q{
 	SELECT string_agg(test, ',') FROM bench_tablespace_io(size => '1MB', direct => false,
 		tests => '{seqwrite}', record => false)});
-is($io10, 'seqwrite', 'a 1.0 definition runs with the 1.1 library');
+is($io10, 'seqwrite', 'a 1.0 definition runs with the current library');
 my $runs_before = $node->safe_psql('old',
 	'SELECT string_agg(bench_run_json(run_id)::text, E\'\n\' ORDER BY run_id) FROM bench_run');
 my $nruns = $node->safe_psql('old', 'SELECT count(*) FROM bench_run');
 is($nruns, 3, 'three runs recorded at 1.0');
 
-# Update, and compare with a fresh 1.1.
+# Update, and compare with a fresh install.
 $node->safe_psql('old', 'ALTER EXTENSION benchstore UPDATE');
 $node->safe_psql('fresh', 'CREATE EXTENSION benchstore');
+$node->safe_psql('fresh', $dba_grants);
+$node->safe_psql('old', $dba_grants);
 sub catalog_of
 {
 	my ($db, $ext) = @_;
@@ -101,10 +112,38 @@ sub catalog_of
 }
 my $cat_updated = catalog_of('old', 'benchstore');
 my $cat_fresh = catalog_of('fresh', 'benchstore');
-like($cat_fresh, qr/version 1\.1/, 'fresh install is 1.1');
-like($cat_fresh, qr/iodepth integer DEFAULT 1/, 'and has the iodepth argument');
+like($cat_fresh, qr/version 1\.2/, 'fresh install is 1.2');
+like($cat_fresh, qr/iodepth integer DEFAULT 1/, 'and has the iodepth argument of 1.1');
+like($cat_fresh, qr/bench_relation_sizes\(integer\).* acl \{[^}]*bs_dba=X/,
+	"and the DBA's grant");
 is($cat_updated, $cat_fresh,
-	'1.0 updated to 1.1 equals a fresh 1.1: functions, signatures, comments, privileges, tables, views, configuration tables');
+	'1.0 updated to 1.2 equals a fresh 1.2: functions, signatures, comments, privileges, tables, views, configuration tables');
+
+# One version at a time: 1.0, then 1.1, then 1.2.
+$node->safe_psql('stepwise', "CREATE EXTENSION benchstore VERSION '1.0'");
+$node->safe_psql('stepwise', "ALTER EXTENSION benchstore UPDATE TO '1.1'");
+is($node->safe_psql('stepwise', "SELECT extversion FROM pg_extension WHERE extname = 'benchstore'"),
+	'1.1', '1.0 updated to 1.1');
+$node->safe_psql('stepwise', $dba_grants);
+$node->safe_psql('stepwise', "ALTER EXTENSION benchstore UPDATE TO '1.2'");
+is(catalog_of('stepwise', 'benchstore'), $cat_fresh,
+	'1.0 updated to 1.1 and then to 1.2 equals a fresh 1.2, the grant given at 1.1 kept');
+
+# A 1.1 database with a recorded run and the DBA's grant, updated to 1.2.
+$node->safe_psql('v11', qq{
+	CREATE EXTENSION benchstore VERSION '1.1';
+	$dba_grants
+	SELECT bench_record('pgbench', 'v11-db', '{"tps": 99.5}', 'at-1.1');});
+my $v11_runs = $node->safe_psql('v11',
+	'SELECT string_agg(bench_run_json(run_id)::text, E\'\\n\' ORDER BY run_id) FROM bench_run');
+$node->safe_psql('v11', 'ALTER EXTENSION benchstore UPDATE');
+is(catalog_of('v11', 'benchstore'), $cat_fresh, '1.1 updated to 1.2 equals a fresh 1.2, the grant kept');
+is($node->safe_psql('v11',
+	'SELECT string_agg(bench_run_json(run_id)::text, E\'\\n\' ORDER BY run_id) FROM bench_run'),
+	$v11_runs, 'the run recorded at 1.1 is unchanged by the update');
+is($node->safe_psql('v11', q{SELECT has_function_privilege('bs_dba', 'bench_relation_sizes(integer)', 'EXECUTE')
+	AND NOT has_function_privilege('public', 'bench_relation_sizes(integer)', 'EXECUTE')}),
+	't', "the DBA's grant and revoke hold after the update");
 
 is($node->safe_psql('old',
 	'SELECT string_agg(bench_run_json(run_id)::text, E\'\n\' ORDER BY run_id) FROM bench_run'),
@@ -118,17 +157,27 @@ $node->safe_psql('old', q{
 	SELECT count(*) FROM bench_tablespace_io(size => '1MB', direct => false,
 		tests => '{seqwrite,randread}', duration => '1s', label => 'u-io')});
 is($node->safe_psql('old', "SELECT count(*) FROM bench_run WHERE label = 'u-io'"), 2,
-	'a 1.1 run joins the 1.0 run under its label');
+	'a 1.2 run joins the 1.0 run under its label');
 
 # benchstore_cluster the same way.
 $node->safe_psql('old', "CREATE EXTENSION plproxy; CREATE EXTENSION benchstore_cluster VERSION '1.0'");
 $node->safe_psql('old', 'ALTER EXTENSION benchstore_cluster UPDATE');
 $node->safe_psql('fresh', 'CREATE EXTENSION plproxy; CREATE EXTENSION benchstore_cluster');
 my $cl_fresh = catalog_of('fresh', 'benchstore_cluster');
+like($cl_fresh, qr/version 1\.2/, 'a fresh benchstore_cluster is 1.2');
 like($cl_fresh, qr/bench_cluster_tablespace_io.* iodepth integer DEFAULT 1/,
-	'a fresh benchstore_cluster 1.1 has the iodepth argument');
+	'and has the iodepth argument of 1.1');
 is(catalog_of('old', 'benchstore_cluster'), $cl_fresh,
-	'benchstore_cluster 1.0 updated to 1.1 equals a fresh 1.1');
+	'benchstore_cluster 1.0 updated to 1.2 equals a fresh 1.2');
+$node->safe_psql('stepwise', "CREATE EXTENSION plproxy; CREATE EXTENSION benchstore_cluster VERSION '1.0'");
+$node->safe_psql('stepwise', "ALTER EXTENSION benchstore_cluster UPDATE TO '1.1'");
+$node->safe_psql('stepwise', "ALTER EXTENSION benchstore_cluster UPDATE TO '1.2'");
+is(catalog_of('stepwise', 'benchstore_cluster'), $cl_fresh,
+	'benchstore_cluster 1.0 updated to 1.1 and then to 1.2 equals a fresh 1.2');
+$node->safe_psql('v11', "CREATE EXTENSION plproxy; CREATE EXTENSION benchstore_cluster VERSION '1.1'");
+$node->safe_psql('v11', 'ALTER EXTENSION benchstore_cluster UPDATE');
+is(catalog_of('v11', 'benchstore_cluster'), $cl_fresh,
+	'benchstore_cluster 1.1 updated to 1.2 equals a fresh 1.2');
 
 # pg_dump and restore of the updated database.
 my $dump = $node->basedir . '/old.dump';
@@ -138,7 +187,7 @@ $node->safe_psql('postgres', 'CREATE DATABASE restored');
 $node->command_ok([ 'pg_restore', '--exit-on-error', '-d', $node->connstr('restored'), $dump ],
 	'pg_restore into a new database');
 is(catalog_of('restored', 'benchstore'), $cat_fresh,
-	'the restored extension equals a fresh 1.1');
+	'the restored extension equals a fresh 1.2');
 is(catalog_of('restored', 'benchstore_cluster'), $cl_fresh,
 	'and so does the restored benchstore_cluster');
 is($node->safe_psql('restored',
