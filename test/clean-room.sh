@@ -69,15 +69,17 @@ bootstrap() {
         return 0
     fi
     bs_log "clean room: bootstrapping a minimal Debian 12 root (mmdebstrap --variant=minbase, once a week)"
-    rm -f "$tar" "$key"
+    rm -rf "$tar" "$key" "$cache/partial.tar"
     # mmdebstrap reads the machine's sources from standard input ("-"), so
     # the root uses the mirror this machine uses
     if ! apt_sources | mmdebstrap --quiet --variant=minbase --mode=root \
-            bookworm "$tar.part" - >&2; then
-        rm -f "$tar.part"
+            bookworm "$cache/partial.tar" - >&2; then
+        rm -rf "$cache/partial.tar"
         bs_die "mmdebstrap failed to bootstrap Debian 12 (above)"
     fi
-    mv "$tar.part" "$tar"
+    # (the name ends in .tar: mmdebstrap picks its output format by it)
+    [ -f "$cache/partial.tar" ] || bs_die "mmdebstrap made no tarball"
+    mv "$cache/partial.tar" "$tar"
     echo "$want" > "$key"
     echo "$tar"
 }
