@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The README's second command, and what CI runs.  First the release
-# metadata: META.json against the PGXN spec and the control files, and the
+# The README's second command, and what CI runs.  First the clean room
+# (test/clean-room.sh: a clean install proved in a bare Debian 12 root),
+# then the release metadata: META.json against the PGXN spec and the control files, and the
 # archive make dist builds (test/check-release.sh).  Then, for each
 # supported PostgreSQL version, install or build the server, build
 # benchstore with warnings as errors, install it (on Debian's PostgreSQL 15,
@@ -21,6 +22,8 @@
 #                                     the server you have, as it is
 #   BS_COMPILERS=0 bash test/run-tests.sh
 #                                     without the clang and C23 builds
+#   BS_CLEAN_ROOM=0 bash test/run-tests.sh
+#                                     without the clean room
 #   BS_PACKAGE=0 bash test/run-tests.sh 15
 #                                     PostgreSQL 15 from make install, not the
 #                                     Debian package
@@ -186,6 +189,25 @@ passed=0
 failed=0
 skipped=0
 summary=()
+# The clean room first: the package built with nothing but its
+# Build-Depends, and the README's first command from a clean clone, each in
+# a freshly unpacked minimal Debian 12 root (test/clean-room.sh), so that
+# what this machine already has cannot hide a missing install step.  As
+# root only (it bootstraps and enters a chroot); BS_CLEAN_ROOM=0 leaves it
+# out.
+if [ "${BS_CLEAN_ROOM:-1}" = 0 ]; then
+    summary+=("clean room: left out (BS_CLEAN_ROOM=0)")
+    skipped=$((skipped + 1))
+elif [ "$(id -u)" -ne 0 ]; then
+    summary+=("clean room: skipped: it bootstraps and enters a chroot, which needs root")
+    skipped=$((skipped + 1))
+elif bash test/clean-room.sh; then
+    summary+=("clean room (package from Build-Depends only, demo from a clean clone, in a bare Debian 12): passed")
+    passed=$((passed + 1))
+else
+    summary+=("clean room (package from Build-Depends only, demo from a clean clone, in a bare Debian 12): FAILED")
+    failed=$((failed + 1))
+fi
 # The release metadata and archive: once, whatever the versions.
 if bash test/check-release.sh; then
     summary+=("release metadata (META.json against the PGXN spec, make dist): passed")
