@@ -75,8 +75,8 @@ $node->safe_psql('postgres', 'CREATE DATABASE old; CREATE DATABASE fresh; CREATE
 # A DBA's own privileges, given before the update and expected after it
 # (and given to the fresh install too, so the catalogs can be compared).
 my $dba_grants = q{
-	GRANT EXECUTE ON FUNCTION bench_relation_sizes(integer) TO bs_dba;
-	REVOKE EXECUTE ON FUNCTION bench_relation_sizes(integer) FROM PUBLIC;};
+	GRANT EXECUTE ON FUNCTION bench_relation_sizes(integer, name) TO bs_dba;
+	REVOKE EXECUTE ON FUNCTION bench_relation_sizes(integer, name) FROM PUBLIC;};
 $node->safe_psql('postgres', 'CREATE ROLE bs_dba');
 $node->safe_psql('old', q{
 	CREATE EXTENSION benchstore VERSION '1.0';
@@ -114,7 +114,7 @@ my $cat_updated = catalog_of('old', 'benchstore');
 my $cat_fresh = catalog_of('fresh', 'benchstore');
 like($cat_fresh, qr/version 1\.2/, 'fresh install is 1.2');
 like($cat_fresh, qr/iodepth integer DEFAULT 1/, 'and has the iodepth argument of 1.1');
-like($cat_fresh, qr/bench_relation_sizes\(integer\).* acl \{[^}]*bs_dba=X/,
+like($cat_fresh, qr/bench_relation_sizes\(integer,name\).* acl \{[^}]*bs_dba=X/,
 	"and the DBA's grant");
 is($cat_updated, $cat_fresh,
 	'1.0 updated to 1.2 equals a fresh 1.2: functions, signatures, comments, privileges, tables, views, configuration tables');
@@ -141,8 +141,8 @@ is(catalog_of('v11', 'benchstore'), $cat_fresh, '1.1 updated to 1.2 equals a fre
 is($node->safe_psql('v11',
 	'SELECT string_agg(bench_run_json(run_id)::text, E\'\\n\' ORDER BY run_id) FROM bench_run'),
 	$v11_runs, 'the run recorded at 1.1 is unchanged by the update');
-is($node->safe_psql('v11', q{SELECT has_function_privilege('bs_dba', 'bench_relation_sizes(integer)', 'EXECUTE')
-	AND NOT has_function_privilege('public', 'bench_relation_sizes(integer)', 'EXECUTE')}),
+is($node->safe_psql('v11', q{SELECT has_function_privilege('bs_dba', 'bench_relation_sizes(integer, name)', 'EXECUTE')
+	AND NOT has_function_privilege('public', 'bench_relation_sizes(integer, name)', 'EXECUTE')}),
 	't', "the DBA's grant and revoke hold after the update");
 
 is($node->safe_psql('old',
