@@ -12,6 +12,7 @@ OBJS = \
 	src/benchstore.o \
 	src/cache.o \
 	src/citus.o \
+	src/citus_pool.o \
 	src/client.o \
 	src/iostat.o \
 	src/seqscan.o \
@@ -24,6 +25,12 @@ OBJS = \
 	src/target.o \
 	src/tblspc_io.o
 PGFILEDESC = "benchstore - measure storage from inside PostgreSQL"
+
+# libpq, for benchstore_cluster's connections to the Citus nodes
+# (src/citus_pool.c), as contrib's dblink and postgres_fdw link it; its
+# headers come with the server's (postgresql-server-dev-NN needs libpq-dev).
+PG_CPPFLAGS = -I$(libpq_srcdir)
+SHLIB_LINK_INTERNAL = $(libpq)
 
 # benchstore_cluster: the SQL-only companion that runs the benchmarks on
 # every node of a PL/Proxy cluster (or Citus); it needs plproxy, the core

@@ -93,8 +93,12 @@ bs_citus_tables(List *relids)
  * here, not with an operator a role could out-match from the caller's
  * search_path; the commands on the nodes give exact types.
  *
- * Run command through Citus's run_command_on_placements (%s stands for the
- * shard) and sum its results: over every placement, or over one placement
+ * Run command through Citus's run_command_on_placements and sum its
+ * results.  Citus expands the command with SQL's format(command,
+ * shard_name), so the shard is written %L there: quoted as a literal on the
+ * node.  shard_name quotes only as an identifier, and a ' in a schema or
+ * table name would end a '%s' literal and run the rest of the name as SQL
+ * on every node (CVE-style injection through a table name).  Sum: over every placement, or over one placement
  * of each shard (the first by node name and port).  A placement that
  * failed raises an error naming its node, with the node's message as the
  * detail.
@@ -158,7 +162,7 @@ uint64
 bs_citus_one_copy_bytes(Oid relid)
 {
 	return (uint64) placements_sum(relid,
-								   "SELECT pg_catalog.pg_relation_size('%s')",
+								   "SELECT pg_catalog.pg_relation_size(%L)",
 								   true, "size the shards");
 }
 
@@ -171,6 +175,6 @@ void
 bs_citus_evict_shards(Oid relid)
 {
 	(void) placements_sum(relid,
-						  "SELECT pg_catalog.count(*) FROM bench_cache_evict('%s'::pg_catalog.regclass)",
+						  "SELECT pg_catalog.count(*) FROM bench_cache_evict(%L::pg_catalog.regclass)",
 						  false, "evict the shards");
 }

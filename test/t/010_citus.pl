@@ -35,12 +35,11 @@ for my $w (@workers)
 {
 	$coord->safe_psql('postgres', sprintf("SELECT citus_add_node('%s', %d)", $w->host, $w->port));
 }
-# dblink on the coordinator: the Citus path keeps a connection to each
-# worker open for the session (the tests below go through it unless they
+# The Citus path keeps a connection to each worker open for the session
+# and role (src/citus_pool.c; the tests below go through it unless they
 # ask for Citus's own dispatch)
 $coord->safe_psql('postgres', q{
 	CREATE EXTENSION benchstore_cluster CASCADE;
-	CREATE EXTENSION dblink;
 	SET citus.shard_count = 4;
 	SET citus.shard_replication_factor = 1;
 	CREATE TABLE lineitem (l_orderkey bigint, l_comment text);
@@ -93,8 +92,7 @@ my ($ret, $out, $err);
 
 # Kept connections: a session's calls run in the same worker backends;
 # Citus's own dispatch (benchstore_cluster.citus_connections = 'new') opens
-# new ones per call and gives the same rows; a plain role, which may not
-# open dblink connections without a password, gets Citus's dispatch.
+# new ones per call and gives the same rows.
 my $pids_sql = q{SELECT string_agg(result, ',' ORDER BY node)
 	FROM _bench_cluster_citus('SELECT pg_backend_pid()::text', false);};
 my @pids = split /\n/, $coord->safe_psql('postgres',
@@ -110,10 +108,75 @@ is($coord->safe_psql('postgres', "SET benchstore_cluster.citus_connections = 'ne
 	"SET benchstore_cluster.citus_connections = 'bogus'; $rows_sql");
 like($err, qr/ERROR:  invalid value for parameter "benchstore_cluster\.citus_connections": "bogus"\nHINT:  Available values: keep, new\./,
 	'citus_connections: a bad value refused');
-is($coord->safe_psql('postgres', q{
-	CREATE ROLE plain_citus;
+
+# No role reaches another's connections.  After a superuser's fan-out, in
+# the same session: SET ROLE, SET SESSION AUTHORIZATION, a SECURITY
+# DEFINER function owned by a plain role, and an index expression run by
+# the superuser's ANALYZE (a security-restricted operation, as the table's
+# owner) each run on the nodes as the plain role, in backends of its own;
+# the superuser's connections are untouched.  (With 1.1's dblink named
+# connections each of these ran as the superuser.)
+$coord->safe_psql('postgres', q{
+	CREATE ROLE plain_citus LOGIN;
+	GRANT CREATE ON SCHEMA public TO plain_citus;
+	CREATE TABLE plain_seen (how text, who text);
+	GRANT INSERT ON plain_seen TO plain_citus;});
+my $who_sql = q{SELECT string_agg(DISTINCT result, ',')
+	FROM _bench_cluster_citus('SELECT current_user::text', false)};
+my $who_pid_sql = q{SELECT string_agg(result, ',' ORDER BY node)
+	FROM _bench_cluster_citus('SELECT current_user || '':'' || pg_backend_pid()', false)};
+$coord->safe_psql('postgres', q{
 	SET ROLE plain_citus;
-	SELECT _bench_cluster_citus_pool() IS NULL}), 't', 'a plain role: Citus\'s own dispatch');
+	CREATE FUNCTION public.plain_definer() RETURNS text LANGUAGE sql SECURITY DEFINER
+		AS $f$ SELECT string_agg(DISTINCT result, ',')
+			   FROM public._bench_cluster_citus('SELECT current_user::text', false) $f$;
+	CREATE FUNCTION public.plain_record() RETURNS void LANGUAGE sql VOLATILE AS $f$
+		INSERT INTO public.plain_seen
+		SELECT 'analyze', string_agg(DISTINCT result, ',')
+		FROM public._bench_cluster_citus('SELECT current_user::text', false) $f$;
+	CREATE FUNCTION public.plain_idx(i integer) RETURNS integer LANGUAGE plpgsql IMMUTABLE AS $f$
+	BEGIN
+		PERFORM public.plain_record();
+		RETURN i;
+	END $f$;
+	CREATE TABLE public.plain_t (i integer);
+	INSERT INTO public.plain_t VALUES (1);
+	RESET ROLE;
+	CREATE INDEX plain_t_idx ON public.plain_t (public.plain_idx(i));
+	TRUNCATE plain_seen;});
+# the pool's own entry point, called directly by the plain role
+my $kept_who_pid_sql = q{SELECT string_agg(e ->> 'result', ',' ORDER BY e ->> 'node')
+	FROM jsonb_array_elements(_bench_cluster_citus_kept('SELECT current_user || '':'' || pg_backend_pid()', false)) e};
+my @su = split /\n/, $coord->safe_psql('postgres', qq{
+	$who_pid_sql;
+	SET ROLE plain_citus;
+	$who_sql;
+	$who_pid_sql;
+	$kept_who_pid_sql;
+	RESET ROLE;
+	SET SESSION AUTHORIZATION plain_citus;
+	$who_sql;
+	RESET SESSION AUTHORIZATION;
+	SELECT public.plain_definer();
+	ANALYZE public.plain_t;
+	SELECT string_agg(DISTINCT who, ',') FROM plain_seen WHERE how = 'analyze';
+	$who_pid_sql;});
+is(scalar(@su), 8, 'eight answers in one session');
+like($su[0], qr/^postgres:\d+,postgres:\d+$/, 'the superuser runs on the nodes as itself');
+is($su[1], 'plain_citus', 'after SET ROLE: as the plain role on every node');
+my %su_pids = map { (split /:/)[1] => 1 } split /,/, $su[0];
+ok(!grep({ $su_pids{(split /:/)[1]} } split /,/, $su[2]),
+	"after SET ROLE: in backends of the plain role's own, not the superuser's");
+is($su[3], $su[2], "the pool's entry point called directly: the plain role's own connections, as itself");
+is($su[4], 'plain_citus', 'after SET SESSION AUTHORIZATION: as the plain role');
+is($su[5], 'plain_citus', 'in a SECURITY DEFINER function of the plain role: as the plain role');
+is($su[6], 'plain_citus', "in an index expression run by the superuser's ANALYZE: as the table's owner");
+is($su[7], $su[0], "and the superuser's own connections are the same as before, in the same backends");
+# the internal functions of 1.1's dblink pool are gone
+is($coord->safe_psql('postgres', q{
+	SELECT count(*) FROM pg_proc WHERE proname IN ('_bench_cluster_citus_pool', '_bench_cluster_conninfo_value')
+	   OR (proname = '_bench_cluster_citus_kept' AND pronargs = 3)}), 0,
+	"1.1's dblink pool functions are gone");
 {
 	# a worker restarted under a kept connection: it is opened anew
 	my $bg = $coord->background_psql('postgres', on_error_stop => 0);
@@ -127,15 +190,18 @@ is($coord->safe_psql('postgres', q{
 {
 	# a statement_timeout while the workers run: their commands are
 	# cancelled, the connections closed, and the session's next call runs
+	# in new backends
 	($ret, $out, $err) = $coord->psql('postgres', qq{
+		$pids_sql
 		SET statement_timeout = '300ms';
 		SELECT * FROM _bench_cluster_citus('SELECT pg_sleep(60)::text', false);
 		RESET statement_timeout;
-		SELECT dblink_get_connections() IS NULL;
 		$pids_sql}, on_error_stop => 0);
 	like($err, qr/canceling statement due to statement timeout/,
 		'statement_timeout during a fan-out over kept connections');
-	like($out, qr/^t\n\d+,\d+$/, 'the timed-out fan-out closed its connections, and the next call runs');
+	my @p = split /\n/, $out;
+	is(scalar(@p), 2, 'the session\'s next call runs after the timeout');
+	isnt($p[1], $p[0], 'the timed-out fan-out closed its connections: the next one opened new ones');
 	for my $w (@workers)
 	{
 		ok($w->poll_query_until('postgres', q{
@@ -313,6 +379,39 @@ for my $case ([ 'SELECT count(*) FROM lineitem', [ 'lineitem' ] ],
 		ok(abs($r->{mb_per_s} - $r->{size_mb} / ($r->{elapsed_ms} / 1000)) <= 0.01 + 0.001 * $r->{mb_per_s},
 			"bench_query ($cache): mb_per_s = size_mb over the time");
 	}
+}
+
+# A Citus table whose name would end a quoted literal.  Citus expands the
+# commands that size and evict the shards with SQL's format(command,
+# shard_name), and shard_name quotes only as an identifier: the shard is
+# written %L there (1.1 wrote '%s', and a ' in the name ran the rest of it
+# as SQL on every node, as whoever ran bench_query).  A function planted on
+# every node under the name's payload never runs.
+for my $node ($coord, @workers)
+{
+	$node->safe_psql('postgres', q{
+		SET citus.enable_ddl_propagation = off;
+		CREATE FUNCTION public.planted() RETURNS text LANGUAGE plpgsql
+			AS $f$BEGIN RAISE EXCEPTION 'planted function ran'; END$f$;});
+}
+my $hostile = q{"t'||public.planted()||'"};
+$coord->safe_psql('postgres', qq{
+	CREATE TABLE $hostile (id bigint, pad text);
+	SELECT create_distributed_table(\$n\$$hostile\$n\$, 'id');
+	INSERT INTO $hostile SELECT g, md5(g::text) FROM generate_series(1, 5000) g;});
+my $hostile_bytes = $coord->safe_psql('postgres', qq{
+	SELECT sum(x.size) FROM (
+		SELECT DISTINCT ON (p.shardid) p.result::bigint AS size
+		FROM run_command_on_placements(\$n\$$hostile\$n\$, 'SELECT pg_relation_size(%L)') p
+		ORDER BY p.shardid, p.nodename, p.nodeport) x});
+cmp_ok($hostile_bytes, '>', 0, 'a Citus table named with a quote and a planted call: its shards have rows');
+for my $cache ('warm', 'cold')
+{
+	($ret, $out, $err) = $coord->psql('postgres', qq{
+		SELECT size_mb * 1048576 FROM bench_query(\$q\$SELECT count(*) FROM $hostile\$q\$,
+			cache => '$cache', record => false)});
+	unlike($err, qr/planted function ran/, "bench_query ($cache) of it: the planted function did not run");
+	is($out, $hostile_bytes, "bench_query ($cache) of it: sized its shards as named");
 }
 is($coord->safe_psql('postgres', q{
 	SELECT string_agg(DISTINCT x.metrics ->> 'distributed', ',')
