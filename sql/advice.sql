@@ -159,6 +159,34 @@ SELECT spcoptions = '{random_page_cost=3,seq_page_cost=1.5}' AS exactly_as_befor
 FROM pg_tablespace WHERE spcname = 'regress_bs_adv';
 SELECT * FROM expect_error($$SELECT * FROM bench_undo_advice('regress_bs_adv')$$);
 RESET ROLE;
+-- Only roles that could alter the tablespace make records apply and undo
+-- trust (1.2): another role's advice under its own label is not applied,
+-- and its forged undo does not make the owner's undo skip an apply.
+SET ROLE regress_bs_adv_other;
+SELECT bench_record('tablespace_advice', 'regress_bs_adv',
+	'[{"setting": "random_page_cost", "suggested_value": "0.01", "statement": "ALTER ROLE regress_bs_adv_other SUPERUSER"}]',
+	'regress forged') > 0 AS forged_advice;
+RESET ROLE;
+SET ROLE regress_bs_adv_owner;
+SELECT * FROM expect_error($$SELECT * FROM bench_apply_advice('regress_bs_adv', 'regress forged')$$);
+SELECT count(*) FROM bench_apply_advice('regress_bs_adv', 'regress flash');
+RESET ROLE;
+SET ROLE regress_bs_adv_other;
+SELECT bench_record('advice_undone', 'regress_bs_adv',
+	jsonb_build_object('applied_run_id',
+		(SELECT max(run_id) FROM bench_history WHERE benchmark = 'advice_applied')::text)) > 0 AS forged_undo;
+RESET ROLE;
+SET ROLE regress_bs_adv_owner;
+SELECT count(*) FROM bench_undo_advice('regress_bs_adv');
+SELECT spcoptions = '{random_page_cost=3,seq_page_cost=1.5}' AS undone_despite_the_forged_record
+FROM pg_tablespace WHERE spcname = 'regress_bs_adv';
+-- the statement a hint gives is built from the validated value, never the
+-- recorded text, even in the owner's own record
+SELECT bench_record('tablespace_advice', 'regress_bs_adv',
+	'[{"setting": "io_combine_limit", "suggested_value": "64kB", "statement": "ALTER ROLE regress_bs_adv_owner SUPERUSER"}]',
+	'regress statement') > 0 AS recorded;
+SELECT setting, applied FROM bench_apply_advice('regress_bs_adv', 'regress statement');
+RESET ROLE;
 -- an option changed by hand in between is set back too, with a notice
 SELECT count(*) FROM bench_apply_advice('regress_bs_adv', 'regress flash');
 ALTER TABLESPACE regress_bs_adv SET (effective_io_concurrency = 7);
