@@ -374,4 +374,38 @@ like(psql_error($coord, "SELECT * FROM bench_cluster_tablespace_io('bench', 'io_
 	qr/ERROR:  42704: node "p1" of cluster "bench" failed\nDETAIL:  tablespace "io_ts" does not exist/,
 	'a node without the tablespace: named');
 
+# No role borrows another's connection or name through PL/Proxy: PL/Proxy
+# keeps its connections per role, so after a superuser's run in a session,
+# a run after SET ROLE and one after SET SESSION AUTHORIZATION go to the
+# nodes as the plain role, and the nodes record them under its name, not
+# the superuser's.
+for my $n ($coord, @nodes)
+{
+	$n->safe_psql('postgres', 'CREATE ROLE plain_px LOGIN');
+}
+$_->safe_psql('postgres', 'GRANT SELECT ON lineitem TO plain_px') for @nodes;
+$coord->safe_psql('postgres', 'GRANT USAGE ON FOREIGN SERVER bench TO plain_px');
+$coord->safe_psql('postgres', q{
+	SELECT count(*) FROM bench_cluster_seqscan('bench', 'lineitem', label => 'px-su');
+	SET ROLE plain_px;
+	SELECT count(*) FROM bench_cluster_seqscan('bench', 'lineitem', label => 'px-role');
+	RESET ROLE;
+	SET SESSION AUTHORIZATION plain_px;
+	SELECT count(*) FROM bench_cluster_seqscan('bench', 'lineitem', label => 'px-auth');
+	RESET SESSION AUTHORIZATION;
+	SELECT count(*) FROM bench_cluster_seqscan('bench', 'lineitem', label => 'px-su-again');});
+for my $i (0 .. 2)
+{
+	is($nodes[$i]->safe_psql('postgres', q{
+		SELECT string_agg(label || '=' || recorded_by, ',' ORDER BY run_id)
+		FROM bench_run WHERE label LIKE 'px-%'}),
+		'px-su=postgres,px-role=plain_px,px-auth=plain_px,px-su-again=postgres',
+		"p$i: each run recorded under the role that ran it, in one session");
+}
+is($coord->safe_psql('postgres', q{
+	SELECT string_agg(label || '=' || recorded_by, ',' ORDER BY run_id)
+	FROM bench_run WHERE label LIKE 'px-%'}),
+	'px-su=postgres,px-role=plain_px,px-auth=plain_px,px-su-again=postgres',
+	'the coordinator recorded each total under the role that ran it');
+
 done_testing();
