@@ -115,3 +115,46 @@ BEGIN
 	ORDER BY r.node;
 END;
 $$;
+
+--
+-- 1.0's Citus fan-out and scan command, which 1.1 replaced with versions
+-- taking all_nodes and groups but did not drop: nothing calls them.
+--
+DROP FUNCTION _bench_cluster_citus(text);
+DROP FUNCTION _bench_cluster_citus_scan_command(text[], text, text, text, boolean, integer);
+
+--
+-- Who may call what (audited for 1.2).  No function of benchstore_cluster
+-- is SECURITY DEFINER: each runs as its caller, and a command it sends to
+-- a node runs there as that same role (PL/Proxy's connections and the
+-- Citus pool are per role).  The public functions, bench_cluster_seqscan
+-- and bench_cluster_tablespace_io, call the internal ones below as the
+-- caller, so those stay executable by PUBLIC; each is safe to call
+-- directly with any argument, because it does nothing the caller could
+-- not do through the public functions or by hand:
+--   _bench_cluster_target            reads the PL/Proxy server's options or
+--                                    Citus's node catalog (readable by all)
+--   _bench_cluster_ping_plproxy,     PL/Proxy calls of benchstore's own
+--   _bench_cluster_probe_plproxy,    functions on the nodes, as the caller,
+--   _bench_cluster_evict_plproxy,    with the arguments typed: the nodes'
+--   _bench_cluster_seqscan_plproxy,  privilege checks apply as if the
+--   _bench_cluster_io_plproxy        caller had connected to them
+--   _bench_cluster_citus,            a command on the Citus nodes as the
+--   _bench_cluster_citus_kept        caller, as run_command_on_workers
+--                                    (executable by every role) would
+--   _bench_cluster_citus_scan_command,  build command text, every value
+--   _bench_cluster_citus_evict_command  quoted with %L and typed; run
+--                                    nothing
+--   _bench_cluster_citus_shard_groups   reads Citus's shard catalog
+--   _bench_cluster_node_error,       raise a node's error under its name
+--   _bench_cluster_blame_plproxy
+--   _bench_cluster_seqscan_rows,     compute rows from their arguments
+--   _bench_cluster_io_rows
+--   _bench_cluster_check_label       validates a label
+--   _bench_cluster_record            bench_record as the caller: the run is
+--                                    recorded under the caller's own name
+--   _bench_cluster_seqscan,          the public functions' bodies
+--   _bench_cluster_tablespace_io
+-- test/t/021_privileges.pl checks that no function is SECURITY DEFINER and
+-- that the internal functions executable by PUBLIC are exactly these.
+--
