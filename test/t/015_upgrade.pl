@@ -74,9 +74,14 @@ ORDER BY 1};
 $node->safe_psql('postgres', 'CREATE DATABASE old; CREATE DATABASE fresh; CREATE DATABASE stepwise; CREATE DATABASE v11');
 # A DBA's own privileges, given before the update and expected after it
 # (and given to the fresh install too, so the catalogs can be compared).
+# bench_apply_advice is one that 1.2 replaces (CREATE OR REPLACE keeps its
+# privileges; 1.0 -> 1.1 dropped and re-created some functions, which reset
+# them: see CHANGELOG).
 my $dba_grants = q{
 	GRANT EXECUTE ON FUNCTION bench_relation_sizes(integer, name) TO bs_dba;
-	REVOKE EXECUTE ON FUNCTION bench_relation_sizes(integer, name) FROM PUBLIC;};
+	REVOKE EXECUTE ON FUNCTION bench_relation_sizes(integer, name) FROM PUBLIC;
+	REVOKE EXECUTE ON FUNCTION bench_apply_advice(name, text) FROM PUBLIC;
+	GRANT EXECUTE ON FUNCTION bench_apply_advice(name, text) TO bs_dba;};
 $node->safe_psql('postgres', 'CREATE ROLE bs_dba');
 $node->safe_psql('old', q{
 	CREATE EXTENSION benchstore VERSION '1.0';
@@ -142,8 +147,12 @@ is($node->safe_psql('v11',
 	'SELECT string_agg(bench_run_json(run_id)::text, E\'\\n\' ORDER BY run_id) FROM bench_run'),
 	$v11_runs, 'the run recorded at 1.1 is unchanged by the update');
 is($node->safe_psql('v11', q{SELECT has_function_privilege('bs_dba', 'bench_relation_sizes(integer, name)', 'EXECUTE')
-	AND NOT has_function_privilege('public', 'bench_relation_sizes(integer, name)', 'EXECUTE')}),
-	't', "the DBA's grant and revoke hold after the update");
+	AND NOT has_function_privilege('public', 'bench_relation_sizes(integer, name)', 'EXECUTE')
+	AND has_function_privilege('bs_dba', 'bench_apply_advice(name, text)', 'EXECUTE')
+	AND NOT has_function_privilege('public', 'bench_apply_advice(name, text)', 'EXECUTE')}),
+	't', "the DBA's grant and revoke hold after the update, also on a function 1.2 replaces");
+like($node->safe_psql('v11', q{SELECT prosrc FROM pg_proc WHERE oid = 'bench_apply_advice(name, text)'::regprocedure}),
+	qr/_bench_may_alter_tablespace/, 'and that function is the 1.2 one');
 
 is($node->safe_psql('old',
 	'SELECT string_agg(bench_run_json(run_id)::text, E\'\n\' ORDER BY run_id) FROM bench_run'),
