@@ -7,10 +7,15 @@
  *
  * An engine owns a ring and depth buffers of one size.  The caller takes a
  * free slot, fills its buffer (for a write), prepares the operation, and
- * reaps completions; short transfers are completed inside the engine, so a
- * completion is final: every byte asked for, fewer only at the end of a
- * file, or an errno.  Latency runs from the operation's submission to its
- * completion.
+ * reaps completions.  A completion is final: every byte asked for, or an
+ * errno, or for a read fewer bytes, which on a regular file means its end
+ * (the kernel completes a read of a regular file in full short of its
+ * end).  A short write is completed inside the engine, and an operation
+ * that came back with EINTR or EAGAIN is issued again, on the same
+ * descriptor: so the caller keeps a descriptor open until no operation is
+ * in flight (bs_io_engine_inflight() returns 0), and never closes a file
+ * whose reads or writes have not all been reaped.  Latency runs from the
+ * operation's submission to its completion.
  *
  * Engines live in TopMemoryContext and are listed: a resource-release
  * callback drains and frees every live engine when a transaction aborts
@@ -230,7 +235,11 @@ bs_io_check_depth(int iodepth, const char *argname)
 
 #ifdef BS_HAVE_LIBURING
 
-/* Queue (part of) a slot's operation; submitted at the next reap. */
+/*
+ * Queue (part of) a slot's operation; submitted at the next reap.  Its
+ * descriptor is still open: the caller closes a file only when no
+ * operation is in flight (see the head of this file).
+ */
 static void
 slot_queue(BsIoEngine *e, int i)
 {
@@ -462,42 +471,6 @@ bs_io_engine_prep(BsIoEngine *engine, int slot, int fd, bool write,
 }
 
 /*
- * Submit what is prepared, without waiting: a caller that closes a file
- * submits first (a submitted operation holds its own reference to the
- * file; a prepared one only names the descriptor).
- */
-void
-bs_io_engine_submit(BsIoEngine *engine)
-{
-#ifdef BS_HAVE_LIBURING
-	BsIoEngine *e = engine;
-	int			rc;
-
-	if (e->nunstamped > 0)
-	{
-		instr_time	now;
-
-		INSTR_TIME_SET_CURRENT(now);
-		for (int k = 0; k < e->nunstamped; k++)
-			e->slots[e->unstamped[k]].submitted = now;
-		e->nunstamped = 0;
-	}
-	do
-	{
-		rc = io_uring_submit(&e->ring);
-	} while (rc == -EINTR);
-	/* EAGAIN, EBUSY: the kernel is short of resources; the next reap retries */
-	if (rc < 0 && rc != -EAGAIN && rc != -EBUSY)
-	{
-		errno = -rc;
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not submit I/O through io_uring: %m")));
-	}
-#endif
-}
-
-/*
  * Submit what is prepared and wait until at least one operation is
  * complete; return up to max completions (at least one while operations
  * are in flight).  The slots of the completions returned are free again.
@@ -558,9 +531,17 @@ bs_io_engine_reap(BsIoEngine *engine, BsIoCompletion *out, int max)
 			if (res > 0)
 			{
 				s->done += res;
-				if (s->done < s->requested)
+
+				/*
+				 * The rest of a short write (as pwrite's would be).  Not of
+				 * a short read: on a regular file it met the end of the
+				 * file, and the caller decides what that means (a file
+				 * that shrank under a scan is an error, not something to
+				 * read again).
+				 */
+				if (s->write && s->done < s->requested)
 				{
-					slot_queue(e, i);	/* the rest of a short transfer */
+					slot_queue(e, i);
 					continue;
 				}
 			}

@@ -38,7 +38,8 @@ typedef struct BsIoCompletion
 	uint64		tag;			/* what the caller passed to prep */
 	off_t		offset;
 	size_t		requested;
-	size_t		done;			/* bytes transferred; < requested at EOF */
+	size_t		done;			/* bytes transferred; < requested: a read
+								 * that met the end of the file */
 	int			error;			/* errno, or 0 */
 	uint64		latency_ns;		/* first submission to last completion */
 } BsIoCompletion;
@@ -55,7 +56,6 @@ extern int	bs_io_engine_inflight(BsIoEngine *engine);
 extern void bs_io_engine_prep(BsIoEngine *engine, int slot, int fd,
 							  bool write, off_t offset, size_t len,
 							  uint64 tag);
-extern void bs_io_engine_submit(BsIoEngine *engine);
 extern int	bs_io_engine_reap(BsIoEngine *engine, BsIoCompletion *out,
 							  int max);
 

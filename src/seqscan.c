@@ -274,22 +274,50 @@ bs_raw_read(int fd, const char *path, char *buffer, off_t offset,
 }
 
 /*
+ * A read at depth came back with only pages of its chunk: the file was cut
+ * short after the scan sized it.  Reads complete in any order, so this one
+ * need not be the first past the new end: the blocks found are those the
+ * file has now (its descriptor is still open), or fewer.
+ */
+static void
+raw_short_read(Relation rel, BsRawChunk *chunk, size_t pages)
+{
+	BlockNumber found = chunk->block + (BlockNumber) pages;
+	struct stat st;
+
+	if (fstat(chunk->fd, &st) == 0)
+	{
+		BlockNumber file_first = chunk->block -
+			(BlockNumber) (chunk->offset / BLCKSZ);
+
+		found = Min(found, file_first + (BlockNumber) (st.st_size / BLCKSZ));
+	}
+	bs_raw_fewer_blocks(rel, chunk->path, chunk->expected, found);
+}
+
+/*
  * Raw reads at iodepth > 1: keep the engine's slots busy with the chunks
  * next() hands out (at most BS_RAW_CHUNK bytes of a segment file each),
  * and count what completes: whole pages read, and with count_tuples the
- * normal line pointers on them.  Chunks complete in any order; a short
- * one (the end of a file that shrank) counts the pages it has.  With
- * track_io_timing, the time spent waiting for completions goes to
- * totals->raw_io_time.
+ * normal line pointers on them.  Chunks complete in any order.  A chunk
+ * that comes back short met the end of a file that was cut short under
+ * the scan (next() hands out chunks within each file's size): the run
+ * fails with XX001, as at depth 1.  While next() waits to close a file,
+ * only completions are reaped.  With track_io_timing, the time spent
+ * waiting for completions goes to totals->raw_io_time.
+ *
+ * On error the engine still has reads in flight on files that are open:
+ * the abort drains the engine (io_engine.c's release callback, before the
+ * locks are released) before it closes the transaction's files.
  */
 void
-bs_raw_read_depth(BsIoEngine *engine, BsRawNextFn next, void *arg,
-				  bool count_tuples, int64 *blocks, int64 *nlp,
+bs_raw_read_depth(Relation rel, BsIoEngine *engine, BsRawNextFn next,
+				  void *arg, bool count_tuples, int64 *blocks, int64 *nlp,
 				  BsScanTotals *totals, BsProgress *progress)
 {
 	BsIoCompletion done[BS_MAX_IODEPTH];
-	const char *paths[BS_MAX_IODEPTH];
-	bool		more = true;
+	BsRawChunk	chunks[BS_MAX_IODEPTH];
+	bool		end = false;
 
 	for (;;)
 	{
@@ -298,33 +326,40 @@ bs_raw_read_depth(BsIoEngine *engine, BsRawNextFn next, void *arg,
 		instr_time	start;
 
 		CHECK_FOR_INTERRUPTS();
-		while (more && (slot = bs_io_engine_free_slot(engine)) >= 0)
+		while (!end && (slot = bs_io_engine_free_slot(engine)) >= 0)
 		{
-			BsRawChunk	chunk;
+			BsRawChunk *chunk = &chunks[slot];
+			BsRawNext	what = next(arg, engine, chunk);
 
-			more = next(arg, engine, &chunk);
-			if (!more)
+			if (what == BS_RAW_NEXT_END)
+				end = true;
+			if (what != BS_RAW_NEXT_CHUNK)
 				break;
-			Assert(chunk.len <= BS_RAW_CHUNK);
-			paths[slot] = chunk.path;
-			bs_io_engine_prep(engine, slot, chunk.fd, false, chunk.offset,
-							  chunk.len, 0);
+			Assert(chunk->len > 0 && chunk->len <= BS_RAW_CHUNK &&
+				   chunk->len % BLCKSZ == 0);
+			bs_io_engine_prep(engine, slot, chunk->fd, false, chunk->offset,
+							  chunk->len, 0);
 		}
+		/* next() waits only with reads in flight */
 		if (bs_io_engine_inflight(engine) == 0)
+		{
+			Assert(end);
 			break;
+		}
 
 		if (track_io_timing)
 			INSTR_TIME_SET_CURRENT(start);
 		n = bs_io_engine_reap(engine, done, lengthof(done));
 		if (track_io_timing)
 		{
-			instr_time	end;
+			instr_time	end_time;
 
-			INSTR_TIME_SET_CURRENT(end);
-			INSTR_TIME_ACCUM_DIFF(totals->raw_io_time, end, start);
+			INSTR_TIME_SET_CURRENT(end_time);
+			INSTR_TIME_ACCUM_DIFF(totals->raw_io_time, end_time, start);
 		}
 		for (int k = 0; k < n; k++)
 		{
+			BsRawChunk *chunk = &chunks[done[k].slot];
 			char	   *buffer = bs_io_engine_buffer(engine, done[k].slot);
 			size_t		pages = done[k].done / BLCKSZ;
 
@@ -333,9 +368,10 @@ bs_raw_read_depth(BsIoEngine *engine, BsRawNextFn next, void *arg,
 				errno = done[k].error;
 				ereport(ERROR,
 						(errcode_for_file_access(),
-						 errmsg("could not read file \"%s\": %m",
-								paths[done[k].slot])));
+						 errmsg("could not read file \"%s\": %m", chunk->path)));
 			}
+			if (done[k].done < done[k].requested)
+				raw_short_read(rel, chunk, pages);
 			if (count_tuples)
 				for (size_t p = 0; p < pages; p++)
 					*nlp += bs_count_line_pointers((Page) (buffer + p * BLCKSZ));
@@ -363,10 +399,14 @@ bs_raw_open_depth(const char *path)
 	return fd;
 }
 
-/* Serial raw reads at depth: each segment file in turn, up to its size. */
+/*
+ * Serial raw reads at depth: each segment file in turn, up to its size
+ * when it is opened.  A file is closed once every read of it is complete.
+ */
 typedef struct BsRawSerial
 {
 	char	   *fork_path;
+	BlockNumber open_nblocks;	/* blocks when the call opened the relation */
 	BlockNumber segno;
 	int			fd;
 	char	   *path;
@@ -374,7 +414,7 @@ typedef struct BsRawSerial
 	off_t		size;
 } BsRawSerial;
 
-static bool
+static BsRawNext
 raw_serial_next(void *arg, BsIoEngine *engine, BsRawChunk *chunk)
 {
 	BsRawSerial *rs = (BsRawSerial *) arg;
@@ -390,7 +430,7 @@ raw_serial_next(void *arg, BsIoEngine *engine, BsRawChunk *chunk)
 			if (rs->fd < 0)
 			{
 				if (errno == ENOENT)
-					return false;
+					return BS_RAW_NEXT_END;
 				ereport(ERROR,
 						(errcode_for_file_access(),
 						 errmsg("could not open file \"%s\": %m", rs->path)));
@@ -404,17 +444,26 @@ raw_serial_next(void *arg, BsIoEngine *engine, BsRawChunk *chunk)
 		}
 		if (rs->offset < rs->size)
 		{
+			BlockNumber first = rs->segno * RELSEG_SIZE;
+
 			chunk->fd = rs->fd;
 			chunk->path = rs->path;
 			chunk->offset = rs->offset;
 			chunk->len = (size_t) Min((off_t) BS_RAW_CHUNK, rs->size - rs->offset);
+			chunk->block = first + (BlockNumber) (rs->offset / BLCKSZ);
+			/* the relation had at least this file's blocks when it was opened */
+			chunk->expected = Max(rs->open_nblocks,
+								  first + (BlockNumber) (rs->size / BLCKSZ));
 			rs->offset += chunk->len;
-			return true;
+			return BS_RAW_NEXT_CHUNK;
 		}
-		/* the reads of this file are submitted before it is closed */
-		bs_io_engine_submit(engine);
+		/* every chunk of this file is handed out: close it once read */
+		if (bs_io_engine_inflight(engine) > 0)
+			return BS_RAW_NEXT_WAIT;
 		CloseTransientFile(rs->fd);
 		rs->fd = -1;
+		pfree(rs->path);
+		rs->path = NULL;
 		rs->segno++;
 	}
 }
@@ -461,8 +510,9 @@ scan_raw(Relation rel, BlockNumber open_nblocks, char *buffer,
 
 		memset(&rs, 0, sizeof(rs));
 		rs.fork_path = fork_path;
+		rs.open_nblocks = open_nblocks;
 		rs.fd = -1;
-		bs_raw_read_depth(engine, raw_serial_next, &rs, count_tuples,
+		bs_raw_read_depth(rel, engine, raw_serial_next, &rs, count_tuples,
 						  &blocks_total, &nlp, totals, progress);
 		Assert(rs.fd < 0);
 	}

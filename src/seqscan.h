@@ -54,13 +54,28 @@ typedef struct BsRawChunk
 	const char *path;
 	off_t		offset;
 	size_t		len;			/* at most BS_RAW_CHUNK */
+	BlockNumber block;			/* the relation's block at offset */
+	BlockNumber expected;		/* blocks the relation should have */
 } BsRawChunk;
 
+/* What a BsRawNextFn did. */
+typedef enum BsRawNext
+{
+	BS_RAW_NEXT_CHUNK,			/* *chunk is the next chunk to read */
+	BS_RAW_NEXT_WAIT,			/* a file is to be closed: call again once
+								 * nothing is in flight */
+	BS_RAW_NEXT_END				/* no chunk is left, every file is closed */
+} BsRawNext;
+
 /*
- * Hands out the next chunk, or returns false at the end.  Before closing a
- * file it calls bs_io_engine_submit(engine).
+ * Hands out the next chunk.  A file is closed only when the engine has no
+ * operation in flight (bs_io_engine_inflight(engine) == 0): an operation
+ * on it may be issued again on its descriptor (io_engine.c).  Until then
+ * it returns BS_RAW_NEXT_WAIT, which it does only with operations in
+ * flight.
  */
-typedef bool (*BsRawNextFn) (void *arg, BsIoEngine *engine, BsRawChunk *chunk);
+typedef BsRawNext (*BsRawNextFn) (void *arg, BsIoEngine *engine,
+								  BsRawChunk *chunk);
 
 /* seqscan.c */
 struct ParallelTableScanDescData;
@@ -73,7 +88,8 @@ extern ssize_t bs_raw_read(int fd, const char *path, char *buffer,
 extern int	bs_raw_open_depth(const char *path);
 extern void bs_raw_fewer_blocks(Relation rel, const char *path,
 								BlockNumber expected, BlockNumber found);
-extern void bs_raw_read_depth(BsIoEngine *engine, BsRawNextFn next, void *arg,
+extern void bs_raw_read_depth(Relation rel, BsIoEngine *engine,
+							  BsRawNextFn next, void *arg,
 							  bool count_tuples, int64 *blocks, int64 *nlp,
 							  BsScanTotals *totals, BsProgress *progress);
 

@@ -238,7 +238,10 @@ scan_raw_share(Relation rel, BsScanRel *r, char *buffer,
 	pfree(fork_path);
 }
 
-/* Raw reads at depth: the chunks of the ranges this process claims. */
+/*
+ * Raw reads at depth: the chunks of the ranges this process claims.  A
+ * segment file is closed once every read of it is complete.
+ */
 typedef struct BsRawShare
 {
 	BsScanRel  *r;
@@ -250,65 +253,76 @@ typedef struct BsRawShare
 	char	   *path;
 	Relation	rel;
 	int64		claimed;		/* blocks handed out to be read */
+	bool		exhausted;		/* no range is left to claim */
 } BsRawShare;
 
+/* Close the open segment file; false while reads of it are in flight. */
 static bool
+raw_share_close(BsRawShare *rs, BsIoEngine *engine)
+{
+	if (bs_io_engine_inflight(engine) > 0)
+		return false;
+	if (rs->fd >= 0)
+		CloseTransientFile(rs->fd);
+	rs->fd = -1;
+	if (rs->path)
+		pfree(rs->path);
+	rs->path = NULL;
+	rs->open_segno = InvalidBlockNumber;
+	return true;
+}
+
+static BsRawNext
 raw_share_next(void *arg, BsIoEngine *engine, BsRawChunk *chunk)
 {
 	BsRawShare *rs = (BsRawShare *) arg;
+	BlockNumber segno;
+	BlockNumber seg_end;
+	BlockNumber nblocks;
 
-	for (;;)
+	if (!rs->exhausted && rs->blkno >= rs->end &&
+		!claim_range(rs->r, &rs->blkno, &rs->end))
+		rs->exhausted = true;
+	if (rs->exhausted)
 	{
-		BlockNumber segno;
-		BlockNumber seg_end;
-		BlockNumber nblocks;
-
-		if (rs->blkno >= rs->end &&
-			!claim_range(rs->r, &rs->blkno, &rs->end))
-			break;
-		CHECK_FOR_INTERRUPTS();
-		segno = rs->blkno / RELSEG_SIZE;
-		if (segno != rs->open_segno)
-		{
-			if (rs->fd >= 0)
-			{
-				/* its reads are submitted before it is closed */
-				bs_io_engine_submit(engine);
-				CloseTransientFile(rs->fd);
-			}
-			rs->path = bs_segment_path(rs->fork_path, segno);
-			rs->open_segno = segno;
-			rs->fd = bs_raw_open_depth(rs->path);
-			if (rs->fd < 0 && errno != ENOENT)
-				ereport(ERROR,
-						(errcode_for_file_access(),
-						 errmsg("could not open file \"%s\": %m", rs->path)));
-		}
-		if (rs->fd < 0)
-			bs_raw_fewer_blocks(rs->rel, rs->path, rs->r->nblocks, rs->blkno);
-		seg_end = (BlockNumber) Min((uint64) rs->end,
-									((uint64) segno + 1) * RELSEG_SIZE);
-		nblocks = Min(seg_end - rs->blkno, (BlockNumber) (BS_RAW_CHUNK / BLCKSZ));
-		chunk->fd = rs->fd;
-		chunk->path = rs->path;
-		chunk->offset = (off_t) (rs->blkno % RELSEG_SIZE) * BLCKSZ;
-		chunk->len = (size_t) nblocks * BLCKSZ;
-		rs->blkno += nblocks;
-		rs->claimed += nblocks;
-		return true;
+		/* the last file is closed once its reads are complete */
+		return raw_share_close(rs, engine) ? BS_RAW_NEXT_END : BS_RAW_NEXT_WAIT;
 	}
-	if (rs->fd >= 0)
+	CHECK_FOR_INTERRUPTS();
+	segno = rs->blkno / RELSEG_SIZE;
+	if (segno != rs->open_segno)
 	{
-		bs_io_engine_submit(engine);
-		CloseTransientFile(rs->fd);
-		rs->fd = -1;
+		/* wait for the reads of the file open before (the range is kept) */
+		if (rs->path != NULL && !raw_share_close(rs, engine))
+			return BS_RAW_NEXT_WAIT;
+		rs->path = bs_segment_path(rs->fork_path, segno);
+		rs->open_segno = segno;
+		rs->fd = bs_raw_open_depth(rs->path);
+		if (rs->fd < 0 && errno != ENOENT)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not open file \"%s\": %m", rs->path)));
 	}
-	return false;
+	if (rs->fd < 0)
+		bs_raw_fewer_blocks(rs->rel, rs->path, rs->r->nblocks, rs->blkno);
+	seg_end = (BlockNumber) Min((uint64) rs->end,
+								((uint64) segno + 1) * RELSEG_SIZE);
+	nblocks = Min(seg_end - rs->blkno, (BlockNumber) (BS_RAW_CHUNK / BLCKSZ));
+	chunk->fd = rs->fd;
+	chunk->path = rs->path;
+	chunk->offset = (off_t) (rs->blkno % RELSEG_SIZE) * BLCKSZ;
+	chunk->len = (size_t) nblocks * BLCKSZ;
+	chunk->block = rs->blkno;
+	chunk->expected = rs->r->nblocks;
+	rs->blkno += nblocks;
+	rs->claimed += nblocks;
+	return BS_RAW_NEXT_CHUNK;
 }
 
 /*
  * raw at depth: the chunks of every range this process claims, with the
- * engine's slots kept busy across ranges.
+ * engine's slots kept busy across ranges.  A read that comes back short
+ * (a file cut short under the scan) fails the run in bs_raw_read_depth.
  */
 static void
 scan_raw_share_depth(Relation rel, BsScanRel *r, BsIoEngine *engine,
@@ -324,12 +338,9 @@ scan_raw_share_depth(Relation rel, BsScanRel *r, BsIoEngine *engine,
 	rs.fork_path = bs_relation_fork_path(rel, MAIN_FORKNUM);
 	rs.open_segno = InvalidBlockNumber;
 	rs.fd = -1;
-	bs_raw_read_depth(engine, raw_share_next, &rs, r->count_tuples,
+	bs_raw_read_depth(rel, engine, raw_share_next, &rs, r->count_tuples,
 					  &blocks, &nlp, totals, progress);
-	/* a read that came back short met the end of a file cut short */
-	if (blocks < rs.claimed)
-		bs_raw_fewer_blocks(rel, rs.fork_path, r->nblocks,
-							(BlockNumber) (r->nblocks - (rs.claimed - blocks)));
+	Assert(rs.fd < 0 && blocks == rs.claimed);
 	totals->raw_blocks += blocks;
 	if (r->count_tuples)
 		totals->tuples += nlp;
