@@ -326,6 +326,12 @@ release_engines(ResourceReleasePhase phase, bool isCommit, bool isTopLevel,
 /*
  * A ring of depth entries and depth buffers of buffer_size bytes each,
  * aligned for O_DIRECT.  The caller has checked the depth and the memory.
+ *
+ * The ring's descriptor is reserved with AcquireExternalFD() only once
+ * every allocation is made, and released on every failure after it: an
+ * error between the two would leave the reservation taken for the rest of
+ * the session (nothing else releases it), and with it one descriptor less
+ * for everything the backend opens.
  */
 BsIoEngine *
 bs_io_engine_create(int depth, size_t buffer_size)
@@ -336,6 +342,8 @@ bs_io_engine_create(int depth, size_t buffer_size)
 	return NULL;
 #else
 	BsIoEngine *e;
+	int		   *unstamped;
+	char	   *memory;
 	size_t		stride = TYPEALIGN(BS_IO_BUFFER_ALIGN, buffer_size);
 	int			rc;
 
@@ -345,48 +353,64 @@ bs_io_engine_create(int depth, size_t buffer_size)
 		RegisterResourceReleaseCallback(release_engines, NULL);
 		release_callback_registered = true;
 	}
-	if (!AcquireExternalFD())
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("could not set up io_uring: too many open files in this server process"),
-				 errhint("Raise max_files_per_process, or use iodepth => 1.")));
 
-	e = MemoryContextAllocZero(TopMemoryContext,
-							   offsetof(BsIoEngine, slots) +
-							   sizeof(BsIoSlot) * depth);
-	e->depth = depth;
-	e->buffer_size = buffer_size;
-	e->unstamped = MemoryContextAlloc(TopMemoryContext, sizeof(int) * depth);
-	e->stride = stride;
-	e->memory = MemoryContextAllocExtended(TopMemoryContext,
-										   stride * depth + BS_IO_BUFFER_ALIGN,
-										   MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
-	if (e->memory == NULL)
+	/* everything that can fail for want of memory first */
+	e = MemoryContextAllocExtended(TopMemoryContext,
+								   offsetof(BsIoEngine, slots) +
+								   sizeof(BsIoSlot) * depth,
+								   MCXT_ALLOC_ZERO | MCXT_ALLOC_NO_OOM);
+	unstamped = MemoryContextAllocExtended(TopMemoryContext,
+										   sizeof(int) * depth,
+										   MCXT_ALLOC_NO_OOM);
+	memory = MemoryContextAllocExtended(TopMemoryContext,
+										stride * depth + BS_IO_BUFFER_ALIGN,
+										MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
+	if (e == NULL || unstamped == NULL || memory == NULL)
 	{
-		pfree(e->unstamped);
-		pfree(e);
-		ReleaseExternalFD();
+		if (memory)
+			pfree(memory);
+		if (unstamped)
+			pfree(unstamped);
+		if (e)
+			pfree(e);
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory"),
 				 errdetail("Failed on a request for the I/O buffers: %d × %zu bytes.",
 						   depth, stride)));
 	}
+	e->depth = depth;
+	e->buffer_size = buffer_size;
+	e->unstamped = unstamped;
+	e->stride = stride;
+	e->memory = memory;
 	e->buffers = (char *) TYPEALIGN(BS_IO_BUFFER_ALIGN, e->memory);
 
-	rc = ring_init(&e->ring, depth);
-	if (rc < 0)
+	/* from here on, every failure releases the reservation */
+	if (!AcquireExternalFD())
 	{
 		pfree(e->memory);
 		pfree(e->unstamped);
 		pfree(e);
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not set up io_uring: too many open files in this server process"),
+				 errhint("Raise max_files_per_process, or use iodepth => 1.")));
+	}
+	rc = ring_init(&e->ring, depth);
+	if (rc < 0)
+	{
 		ReleaseExternalFD();
+		pfree(e->memory);
+		pfree(e->unstamped);
+		pfree(e);
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("could not set up io_uring"),
 				 errdetail_internal("%s", io_uring_refusal(-rc)),
 				 errhint("Use iodepth => 1.")));
 	}
+	/* nothing can fail from here on: the engine is live */
 	dlist_push_tail(&live_engines, &e->node);
 	return e;
 #endif
