@@ -23,12 +23,19 @@
  * freed memory and the ring's descriptor is never leaked.  At backend exit
  * the kernel tears the ring down with the process.
  *
+ * An engine's buffers are one anonymous mapping of exactly depth × the
+ * buffer size rounded up to 4 kB (bs_io_buffer_bytes): page-aligned, as
+ * O_DIRECT needs, with no padding, so that the bound checked by
+ * bs_io_check_buffer_memory is what is mapped.  Each creation says at
+ * DEBUG1 how many engines and bytes of buffers its process holds.
+ *
  * src/io_engine.c
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #ifdef BS_HAVE_LIBURING
@@ -82,15 +89,27 @@ bs_io_sync_rw(int fd, char *buffer, size_t len, off_t offset, bool write)
 }
 
 /*
+ * The bytes of the buffers of one engine: depth buffers, each rounded up
+ * to the 4 kB that O_DIRECT needs (a block size from 4 kB up is a multiple
+ * already).
+ */
+uint64
+bs_io_buffer_bytes(int iodepth, uint64 block_size)
+{
+	return (uint64) iodepth * TYPEALIGN64(BS_IO_BUFFER_ALIGN, block_size);
+}
+
+/*
  * The bound on the buffers of one call, checked before anything is
- * written: 0A000 would be wrong (nothing is unsupported), so 54000, as for
- * the other limits of a run.
+ * written: processes is the number of engines the call can hold at once,
+ * one per process (the caller's included).  0A000 would be wrong (nothing
+ * is unsupported), so 54000, as for the other limits of a run.
  */
 void
 bs_io_check_buffer_memory(int iodepth, uint64 block_size, int processes,
 						  const char *what, const char *hint)
 {
-	uint64		bytes = (uint64) iodepth * block_size * (uint64) processes;
+	uint64		bytes = bs_io_buffer_bytes(iodepth, block_size) * (uint64) processes;
 
 	if (bytes > BS_MAX_IO_BUFFER_BYTES)
 		ereport(ERROR,
@@ -123,9 +142,9 @@ struct BsIoEngine
 	dlist_node	node;			/* in live_engines */
 	int			depth;
 	size_t		buffer_size;
-	char	   *memory;			/* the allocation the buffers are carved from */
-	char	   *buffers;		/* aligned: slot i at i * stride */
+	char	   *buffers;		/* mapped: slot i at i * stride */
 	size_t		stride;
+	size_t		buffer_bytes;	/* depth * stride, the mapping's length */
 	int			inflight;		/* prepared or submitted, not completed */
 	int			writes_inflight;
 	int			next_free;		/* hint for the free-slot search */
@@ -137,6 +156,10 @@ struct BsIoEngine
 
 static dlist_head live_engines = DLIST_STATIC_INIT(live_engines);
 static bool release_callback_registered = false;
+
+/* What this process's live engines hold, for the DEBUG1 message. */
+static int	held_engines = 0;
+static uint64 held_buffer_bytes = 0;
 
 /* What a failed io_uring_queue_init means, for the error's detail. */
 static char *
@@ -292,7 +315,10 @@ engine_free(BsIoEngine *e)
 	io_uring_queue_exit(&e->ring);
 	ReleaseExternalFD();
 	dlist_delete(&e->node);
-	pfree(e->memory);
+	held_engines--;
+	held_buffer_bytes -= e->buffer_bytes;
+	if (munmap(e->buffers, e->buffer_bytes) != 0)
+		elog(WARNING, "could not unmap I/O buffers: %m");
 	pfree(e->unstamped);
 	pfree(e);
 }
@@ -343,8 +369,9 @@ bs_io_engine_create(int depth, size_t buffer_size)
 #else
 	BsIoEngine *e;
 	int		   *unstamped;
-	char	   *memory;
+	char	   *buffers;
 	size_t		stride = TYPEALIGN(BS_IO_BUFFER_ALIGN, buffer_size);
+	size_t		buffer_bytes = (size_t) bs_io_buffer_bytes(depth, buffer_size);
 	int			rc;
 
 	Assert(depth > 1 && depth <= BS_MAX_IODEPTH);
@@ -362,13 +389,14 @@ bs_io_engine_create(int depth, size_t buffer_size)
 	unstamped = MemoryContextAllocExtended(TopMemoryContext,
 										   sizeof(int) * depth,
 										   MCXT_ALLOC_NO_OOM);
-	memory = MemoryContextAllocExtended(TopMemoryContext,
-										stride * depth + BS_IO_BUFFER_ALIGN,
-										MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM);
-	if (e == NULL || unstamped == NULL || memory == NULL)
+	buffers = mmap(NULL, buffer_bytes, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buffers == MAP_FAILED)
+		buffers = NULL;
+	if (e == NULL || unstamped == NULL || buffers == NULL)
 	{
-		if (memory)
-			pfree(memory);
+		if (buffers)
+			munmap(buffers, buffer_bytes);
 		if (unstamped)
 			pfree(unstamped);
 		if (e)
@@ -383,13 +411,13 @@ bs_io_engine_create(int depth, size_t buffer_size)
 	e->buffer_size = buffer_size;
 	e->unstamped = unstamped;
 	e->stride = stride;
-	e->memory = memory;
-	e->buffers = (char *) TYPEALIGN(BS_IO_BUFFER_ALIGN, e->memory);
+	e->buffers = buffers;
+	e->buffer_bytes = buffer_bytes;
 
 	/* from here on, every failure releases the reservation */
 	if (!AcquireExternalFD())
 	{
-		pfree(e->memory);
+		munmap(e->buffers, e->buffer_bytes);
 		pfree(e->unstamped);
 		pfree(e);
 		ereport(ERROR,
@@ -401,7 +429,7 @@ bs_io_engine_create(int depth, size_t buffer_size)
 	if (rc < 0)
 	{
 		ReleaseExternalFD();
-		pfree(e->memory);
+		munmap(e->buffers, e->buffer_bytes);
 		pfree(e->unstamped);
 		pfree(e);
 		ereport(ERROR,
@@ -412,6 +440,10 @@ bs_io_engine_create(int depth, size_t buffer_size)
 	}
 	/* nothing can fail from here on: the engine is live */
 	dlist_push_tail(&live_engines, &e->node);
+	held_engines++;
+	held_buffer_bytes += buffer_bytes;
+	elog(DEBUG1, "benchstore: I/O engine of %d buffers of %zu bytes created; I/O engines held by this process: %d, with %llu bytes of buffers",
+		 depth, stride, held_engines, (unsigned long long) held_buffer_bytes);
 	return e;
 #endif
 }

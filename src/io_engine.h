@@ -20,8 +20,9 @@
 
 /*
  * The most memory the I/O buffers of one call may take: iodepth × block
- * size × streams (or × processes, for a raw scan).  Checked before anything
- * is written.
+ * size (rounded up to 4 kB) × the engines the call holds at once, one per
+ * stream or, for a raw scan, per process (workers + 1).  Checked before
+ * anything is written; the buffers mapped are exactly that.
  */
 #define BS_MAX_IO_BUFFER_BYTES	((uint64) 1024 * 1024 * 1024)
 
@@ -45,6 +46,7 @@ typedef struct BsIoCompletion
 } BsIoCompletion;
 
 extern void bs_io_check_depth(int iodepth, const char *argname);
+extern uint64 bs_io_buffer_bytes(int iodepth, uint64 block_size);
 extern void bs_io_check_buffer_memory(int iodepth, uint64 block_size,
 									  int processes, const char *what,
 									  const char *hint);
