@@ -793,6 +793,11 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		}
 	}
 
+	/*
+	 * Raw mode: one read buffer or engine for the call, which reads the
+	 * serial runs and the caller's share of the parallel ones (each worker
+	 * has its own): the bound checked above counts one per process.
+	 */
 	if (mode == BS_MODE_HEAP)
 	{
 		snapshot = GetActiveSnapshot();
@@ -876,7 +881,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		INSTR_TIME_SET_CURRENT(start);
 
 		if (pscan)
-			bs_parallel_scan_run(pscan, &totals, &progress);
+			bs_parallel_scan_run(pscan, &totals, &progress, raw_buffer, engine);
 		else
 			scan_serial(target, mode, cache == BS_CACHE_COLD, snapshot,
 						raw_buffer, engine, &totals, &progress);

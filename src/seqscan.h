@@ -102,7 +102,8 @@ extern BsParallelScan *bs_parallel_scan_begin(BsTarget *target,
 											  int iodepth);
 extern void bs_parallel_scan_start(BsParallelScan *ps);
 extern void bs_parallel_scan_run(BsParallelScan *ps, BsScanTotals *totals,
-								 BsProgress *progress);
+								 BsProgress *progress, char *raw_buffer,
+								 BsIoEngine *engine);
 extern void bs_parallel_scan_end(BsParallelScan *ps);
 
 #endif							/* BENCHSTORE_SEQSCAN_H */

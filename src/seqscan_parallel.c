@@ -350,18 +350,25 @@ scan_raw_share_depth(Relation rel, BsScanRel *r, BsIoEngine *engine,
 /*
  * This process's share of every relation, in order.  The counts go to
  * totals (tuples, raw_blocks, raw_io_time); pages are the caller's to add.
+ *
+ * In raw mode the caller passes the read buffer (depth 1) or the engine
+ * (depth > 1) it holds for the whole call, so that it never holds two: the
+ * bound on the I/O buffers counts one engine per process, workers + 1.  A
+ * worker (NULL) makes its own for the run.
  */
 static void
 scan_share(BsScanShared *sh, char *pscans, BsScanTotals *totals,
-		   BsProgress *progress)
+		   BsProgress *progress, char *buffer, BsIoEngine *engine)
 {
-	char	   *buffer = NULL;
 	char	   *raw = NULL;
-	BsIoEngine *engine = NULL;
+	bool		own_engine = false;
 
-	if (sh->mode == BS_MODE_RAW && sh->iodepth > 1)
+	if (sh->mode == BS_MODE_RAW && sh->iodepth > 1 && engine == NULL)
+	{
 		engine = bs_io_engine_create(sh->iodepth, BS_RAW_CHUNK);
-	else if (sh->mode == BS_MODE_RAW)
+		own_engine = true;
+	}
+	else if (sh->mode == BS_MODE_RAW && sh->iodepth == 1 && buffer == NULL)
 	{
 		raw = palloc(BS_RAW_CHUNK + BS_IO_ALIGN);
 		buffer = (char *) TYPEALIGN(BS_IO_ALIGN, raw);
@@ -393,7 +400,7 @@ scan_share(BsScanShared *sh, char *pscans, BsScanTotals *totals,
 		relation_close(rel, AccessShareLock);
 	}
 
-	if (engine)
+	if (own_engine)
 		bs_io_engine_destroy(engine);
 	if (raw)
 		pfree(raw);
@@ -449,7 +456,7 @@ bench_seqscan_worker(dsm_segment *seg, shm_toc *toc)
 	InstrStartParallelQuery();
 	slot->os_known = bs_os_read_bytes(&os_start);
 
-	scan_share(sh, pscans, &totals, &progress);
+	scan_share(sh, pscans, &totals, &progress, NULL, NULL);
 
 	bs_progress_flush(&progress);
 	pg_atomic_fetch_add_u64(&sh->tuples, (uint64) totals.tuples);
@@ -665,10 +672,13 @@ bs_parallel_scan_start(BsParallelScan *ps)
  * The timed part: let the workers go, scan the caller's share, wait for
  * the workers, and gather everything into totals.  The workers' buffer
  * usage is added to the caller's pgBufferUsage, as parallel query does.
+ * In raw mode the caller's share is read with the caller's own buffer
+ * (depth 1) or engine (depth > 1), held for the whole call.
  */
 void
 bs_parallel_scan_run(BsParallelScan *ps, BsScanTotals *totals,
-					 BsProgress *progress)
+					 BsProgress *progress, char *raw_buffer,
+					 BsIoEngine *engine)
 {
 	ParallelContext *pcxt = ps->pcxt;
 	BsScanShared *sh = ps->shared;
@@ -686,7 +696,7 @@ bs_parallel_scan_run(BsParallelScan *ps, BsScanTotals *totals,
 		progress->total_arg = ps;
 	}
 #endif
-	scan_share(sh, ps->pscans, totals, progress);
+	scan_share(sh, ps->pscans, totals, progress, raw_buffer, engine);
 
 	WaitForParallelWorkersToFinish(pcxt);
 

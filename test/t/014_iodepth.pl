@@ -115,6 +115,72 @@ foreach my $case ("'warm', iodepth => 1", "'warm', iodepth => 32", "'cold', iode
 	ok(defined $r->{read_ms}, "raw ($case): read time with track_io_timing");
 }
 
+# The bound on the I/O buffers counts every engine a call holds at once,
+# the caller's included: the largest raw scan it allows (iodepth 256 × 1 MB
+# × 4 processes = 1 GB) runs, and no process holds more than one engine at
+# a time, so that what is mapped at once is within the bound.  Each engine
+# created says at DEBUG1 what its process holds; workers' messages come to
+# the caller with the context "parallel worker" (which psql shows for
+# every message with SHOW_CONTEXT always).  Two runs: the caller keeps one
+# engine for the call, each run's workers have their own.  The same for
+# bench_tablespace_io at its bound (4 streams of 256 × 1 MB).
+my $bound = 1024 * 1048576;
+
+# The engines created, in the caller and in workers, from psql's stderr.
+sub engines_created
+{
+	my ($stderr) = @_;
+	my (@caller, @workers);
+	$stderr .= "\n";    # psql() chomps it
+	while ($stderr =~ /^(?:psql:\S+ )?DEBUG:  benchstore: I\/O engine of (\d+) buffers of (\d+) bytes created; I\/O engines held by this process: (\d+), with (\d+) bytes of buffers\n(CONTEXT:  parallel worker\n)?/mg)
+	{
+		my $e = { size => $1 * $2, engines => $3, bytes => $4 };
+		push @{ defined $5 ? \@workers : \@caller }, $e;
+	}
+	return (\@caller, \@workers);
+}
+
+sub max_bytes
+{
+	my $max = 0;
+	foreach my $e (@_) { $max = $e->{bytes} if $e->{bytes} > $max; }
+	return $max;
+}
+
+foreach my $call (
+	[ 'raw scan, iodepth 256, 3 workers, 2 runs', 3, 1, 6,
+		"SELECT string_agg(pages || ':' || workers_launched, ',')
+		 FROM bench_seqscan('r', 'raw', iodepth => 256, workers => 3, repeat => 2, record => false)",
+		"$pages:3,$pages:3" ],
+	[ 'bench_tablespace_io, iodepth 256, 4 streams of 1 MB blocks', 3, 1, 3,
+		"SELECT string_agg(streams || ':' || bytes, ',')
+		 FROM bench_tablespace_io('depth_ts', size => '4MB', block_size => '1MB', streams => 4,
+			direct => false, tests => '{seqwrite}', iodepth => 256, record => false)",
+		'4:' . (16 * 1048576) ])
+{
+	my ($what, $nworkers, $ncaller, $nworker_engines, $sql, $want) = @$call;
+	($ret, $out, $err) = $node->psql('postgres',
+		"\\set SHOW_CONTEXT always\nSET client_min_messages = debug1;\n$sql");
+	is($out, $want, "$what: runs within the bound") or diag($err);
+	my ($caller, $workers) = engines_created($err);
+	is(scalar(@$caller), $ncaller, "$what: the caller creates one engine for the call")
+	  or diag($err);
+	is(scalar(@$workers), $nworker_engines, "$what: each worker one");
+	is(join(',', map { "$_->{engines}:$_->{size}" } @$caller, @$workers),
+		join(',', ('1:' . 256 * 1048576) x (@$caller + @$workers)),
+		"$what: each engine 256 × 1 MB, and no process holds two at once");
+	cmp_ok(max_bytes(@$caller) + $nworkers * max_bytes(@$workers), '<=', $bound,
+		"$what: the buffers mapped at once (the caller's and $nworkers workers') are within 1 GB");
+}
+
+# one step beyond is refused before anything is mapped
+($ret, $out, $err) = $node->psql('postgres', q{
+	SET client_min_messages = debug1;
+	SELECT count(*) FROM bench_seqscan('r', 'raw', iodepth => 205, workers => 4, record => false)});
+like($err, qr/ERROR:  the I\/O buffers of this run would take 1025 MB, more than the limit of 1024 MB/,
+	'iodepth 205 with 4 workers is refused, naming the bound');
+unlike($err, qr/I\/O engine of/, 'and no engine was created');
+
 # Cancel, statement_timeout, pg_terminate_backend and kill -9 with
 # operations in flight: no file is left.
 
