@@ -250,6 +250,15 @@ sub fd_targets
 	  map { readlink($_) // '?' } glob("/proc/$bpid/fd/*");
 }
 sub open_fds { my @fds = fd_targets(); return scalar(@fds); }
+# the engines' buffers are mapped outside the memory contexts: the
+# backend's address space shows them (kB)
+sub vm_size
+{
+	open(my $fh, '<', "/proc/$bpid/status") or die "/proc/$bpid/status: $!";
+	my ($kb) = map { /^VmSize:\s+(\d+) kB/ ? $1 : () } <$fh>;
+	close($fh);
+	return $kb;
+}
 # one call of each first: what the first call sets up once stays
 $s->query_safe(q{
 	SELECT count(*) FROM bench_tablespace_io(size => '64kB', direct => false,
@@ -269,6 +278,7 @@ $s->query_safe('DO $$ BEGIN PERFORM 1; END $$');
 my $fds0 = open_fds();
 my @targets0 = fd_targets();
 my $mem0 = $s->query_safe($mem_sql);
+my $vm0 = vm_size();
 $s->query_safe(q{
 	DO $$
 	BEGIN
@@ -299,6 +309,9 @@ is(open_fds(), $fds0, 'after 1,200 calls and 100 cancelled: the same open descri
 my $mem1 = $s->query_safe($mem_sql);
 cmp_ok($mem1, '<=', $mem0 + 256 * 1024,
 	"and the same memory ($mem0 bytes before, $mem1 after)");
+my $vm1 = vm_size();
+cmp_ok($vm1, '<=', $vm0 + 32 * 1024,
+	"and the same address space, the engines' buffers unmapped ($vm0 kB before, $vm1 after)");
 $s->quit;
 is(scalar(bs_temp_files($tsdir)) + scalar(bs_temp_files($base_tmp)), 0, 'nothing left at the end');
 
