@@ -29,8 +29,9 @@
 # lineitem_d of one shard per worker of the same size, and the warm and
 # cold lines run through bench_cluster_seqscan('citus', ...) too, in the
 # same rounds, beside PL/Proxy's: over the connections benchstore_cluster
-# keeps open to the workers (contrib dblink, created on the coordinator
-# here), and, as "new connections", through Citus's own dispatch
+# keeps open to the workers (one per role and node, kept by the benchstore
+# library from 1.2; 1.1 used contrib dblink), and, as "new connections",
+# through Citus's own dispatch
 # (run_command_on_workers, a new connection to every worker per call;
 # benchstore_cluster.citus_connections = 'new').
 #
@@ -125,7 +126,6 @@ on coordinator -q <<SQL
 -- (with Citus: these are the coordinator's own, not for its workers)
 SET citus.enable_ddl_propagation = off;
 CREATE EXTENSION benchstore_cluster CASCADE;
-CREATE EXTENSION IF NOT EXISTS dblink;
 CREATE SERVER bench FOREIGN DATA WRAPPER plproxy OPTIONS ($options);
 CREATE USER MAPPING FOR PUBLIC SERVER bench;
 CREATE SCHEMA bench;
