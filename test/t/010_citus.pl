@@ -172,6 +172,17 @@ is($su[4], 'plain_citus', 'after SET SESSION AUTHORIZATION: as the plain role');
 is($su[5], 'plain_citus', 'in a SECURITY DEFINER function of the plain role: as the plain role');
 is($su[6], 'plain_citus', "in an index expression run by the superuser's ANALYZE: as the table's owner");
 is($su[7], $su[0], "and the superuser's own connections are the same as before, in the same backends");
+# 1.1's own vector: its kept connections were dblink named connections,
+# which a superuser's call left open for anyone later in the session
+# (dblink_exec is executable by PUBLIC).  With dblink installed, a
+# superuser's fan-out now leaves none.
+$coord->safe_psql('postgres', 'CREATE EXTENSION dblink');
+my @left = split /\n/, $coord->safe_psql('postgres', qq{
+	$pids_sql
+	SET ROLE plain_citus;
+	SELECT coalesce(array_to_string(dblink_get_connections(), ','), 'none');});
+is($left[-1], 'none', "after a superuser's fan-out, no dblink connection is left for a plain role to use");
+$coord->safe_psql('postgres', 'DROP EXTENSION dblink');
 # the internal functions of 1.1's dblink pool are gone
 is($coord->safe_psql('postgres', q{
 	SELECT count(*) FROM pg_proc WHERE proname IN ('_bench_cluster_citus_pool', '_bench_cluster_conninfo_value')
