@@ -70,12 +70,15 @@ for my $name (sort keys %scripts)
 	push @files, '-f', "$dir/$name.sql\@$weight";
 }
 
-# pg_dump of the database in a loop while the load runs
+# pg_dump of the database in a loop while the load runs.  pgbench writes
+# into files, not pipes this script drains between dumps: a dump waits for
+# the locks of a transaction that only pgbench can end, and a pgbench
+# blocked on a full pipe would never end it.
 my $dumps = 0;
 my $dump_failed = 0;
 my $pgbench = IPC::Run::start(
 	[ 'pgbench', '-n', '-c', '16', '-j', '4', '-T', $seconds, @files, '-d', $node->connstr('postgres') ],
-	'>', \my $out, '2>', \my $err);
+	'>', "$dir/pgbench.out", '2>', "$dir/pgbench.err");
 while ($pgbench->pumpable)
 {
 	my ($dout, $derr) = ('', '');
@@ -88,6 +91,8 @@ while ($pgbench->pumpable)
 	sleep 1;
 }
 my $pgbench_ok = $pgbench->finish;
+my $out = PostgreSQL::Test::Utils::slurp_file("$dir/pgbench.out");
+my $err = PostgreSQL::Test::Utils::slurp_file("$dir/pgbench.err");
 ok($pgbench_ok, "pgbench: 16 clients for ${seconds}s, no client stopped by an error")
   or diag("$out\n$err");
 unlike($err, qr/ERROR|deadlock|aborted/i, 'no error and no deadlock') or diag($err);
