@@ -7,7 +7,7 @@
 #   bs_as_pg CMD...       run CMD as the cluster's owner
 #
 # Which server: PG_MAJOR=15 (the default) is Debian 12's postgresql-15;
-# PG_MAJOR=18 is PostgreSQL 18.6 built from ../shared/vendor/ into a cache
+# PG_MAJOR=16 and 18 are PostgreSQL 16.2 and 18.6 built from ../shared/vendor/ into a cache
 # (with BS_ASSERTS=1 a second build, --enable-cassert --enable-debug; with
 # BS_VALGRIND=1 a third, also -DUSE_VALGRIND -Og, for test/valgrind.sh)
 # outside the checkout (BS_CACHE) and reused; PG_CONFIG=/path/to/pg_config
@@ -19,30 +19,42 @@
 # there.
 
 BS_WARNINGS="-Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare"
-# The vendored sources (PostgreSQL 18, PL/Proxy, Citus) beside the checkout.
+# The vendored sources (PostgreSQL 16 and 18, PL/Proxy, Citus) beside the checkout.
 BS_SHARED=${BS_SHARED:-$(cd .. && pwd)/shared}
 if [ "$(id -u)" -eq 0 ]; then
     BS_CACHE=${BS_CACHE:-/var/cache/benchstore}
 else
     BS_CACHE=${BS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/benchstore}
 fi
+# The vendored servers: PostgreSQL 16.2 and 18.6, built from
+# ../shared/vendor/ (Debian 12 packages neither).  BS_VPG_* describe the
+# one PG_MAJOR asks for.
+BS_PG16_VERSION=16.2
 BS_PG18_VERSION=18.6
+case "${PG_MAJOR:-15}" in
+    16) BS_VPG_VERSION=$BS_PG16_VERSION
+        # io_uring for the server itself exists from 18 (benchstore's own
+        # io_uring needs only liburing's headers)
+        BS_VPG_WITH="" ;;
+    *)  BS_VPG_VERSION=$BS_PG18_VERSION
+        BS_VPG_WITH="--with-liburing" ;;
+esac
 # An assert-enabled build (which also clobbers freed memory) lives apart,
 # and so does one for Valgrind (memory contexts tell it what is allocated,
 # freed or undefined); CPPFLAGS and CFLAGS go to configure as they are.
-BS_PG18_CPPFLAGS=""
-BS_PG18_CFLAGS=""
+BS_VPG_CPPFLAGS=""
+BS_VPG_CFLAGS=""
 if [ "${BS_VALGRIND:-0}" = 1 ]; then
-    BS_PG18_PREFIX=$BS_CACHE/pg-$BS_PG18_VERSION-valgrind
-    BS_PG18_CONFIGURE="--enable-cassert --enable-debug"
-    BS_PG18_CPPFLAGS="-DUSE_VALGRIND"
-    BS_PG18_CFLAGS="-Og -g"
+    BS_VPG_PREFIX=$BS_CACHE/pg-$BS_VPG_VERSION-valgrind
+    BS_VPG_CONFIGURE="--enable-cassert --enable-debug"
+    BS_VPG_CPPFLAGS="-DUSE_VALGRIND"
+    BS_VPG_CFLAGS="-Og -g"
 elif [ "${BS_ASSERTS:-0}" = 1 ]; then
-    BS_PG18_PREFIX=$BS_CACHE/pg-$BS_PG18_VERSION-cassert
-    BS_PG18_CONFIGURE="--enable-cassert --enable-debug"
+    BS_VPG_PREFIX=$BS_CACHE/pg-$BS_VPG_VERSION-cassert
+    BS_VPG_CONFIGURE="--enable-cassert --enable-debug"
 else
-    BS_PG18_PREFIX=$BS_CACHE/pg-$BS_PG18_VERSION
-    BS_PG18_CONFIGURE=""
+    BS_VPG_PREFIX=$BS_CACHE/pg-$BS_VPG_VERSION
+    BS_VPG_CONFIGURE=""
 fi
 BS_PLPROXY_VERSION=2.12.0
 
@@ -55,9 +67,9 @@ else
     PG_MAJOR=${PG_MAJOR:-15}
     case "$PG_MAJOR" in
         15) PG_BIN=/usr/lib/postgresql/15/bin; BS_SERVER=debian ;;
-        18) PG_BIN=$BS_PG18_PREFIX/bin; BS_SERVER=vendored ;;
+        16|18) PG_BIN=$BS_VPG_PREFIX/bin; BS_SERVER=vendored ;;
         *)
-            echo "PG_MAJOR=$PG_MAJOR: this script knows 15 (Debian 12's package) and 18 (built from ../shared/vendor); for another server set PG_CONFIG=/path/to/its/pg_config" >&2
+            echo "PG_MAJOR=$PG_MAJOR: this script knows 15 (Debian 12's package), 16 and 18 (built from ../shared/vendor); for another server set PG_CONFIG=/path/to/its/pg_config" >&2
             exit 2 ;;
     esac
 fi
@@ -73,7 +85,7 @@ bs_install_deps() {
         vendored)
             bs_apt build-essential libipc-run-perl bison flex libreadline-dev \
                 zlib1g-dev liburing-dev pkg-config
-            bs_build_vendored_pg18 "$@"
+            bs_build_vendored_pg "$@"
             return 0 ;;
     esac
     bs_apt "postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" \
@@ -115,37 +127,37 @@ bs_vendored() {
     echo "$BS_SHARED/vendor/$name"
 }
 
-# Build PostgreSQL 18 (with contrib and the TAP test modules) and PL/Proxy
-# for it into $BS_CACHE, once.  A build is trusted only when its marker
+# Build the vendored PostgreSQL of PG_MAJOR, 16 or 18 (with contrib and the
+# TAP test modules), and PL/Proxy for it into $BS_CACHE, once.  A build is trusted only when its marker
 # file, written last, is there; anything else in its place is removed and
 # built again, so a failed or interrupted build is never used.
-bs_build_vendored_pg18() {
-    local prefix="$BS_PG18_PREFIX" tarball build
+bs_build_vendored_pg() {
+    local prefix="$BS_VPG_PREFIX" tarball build
     local marker="$prefix/.benchstore-built"
-    tarball=$(bs_vendored "postgresql-$BS_PG18_VERSION.tar.bz2") || exit 1
+    tarball=$(bs_vendored "postgresql-$BS_VPG_VERSION.tar.bz2") || exit 1
     local want
-    local flags="$BS_PG18_CONFIGURE${BS_PG18_CPPFLAGS:+ CPPFLAGS=$BS_PG18_CPPFLAGS}${BS_PG18_CFLAGS:+ CFLAGS=$BS_PG18_CFLAGS}"
+    local flags="$BS_VPG_CONFIGURE${BS_VPG_CPPFLAGS:+ CPPFLAGS=$BS_VPG_CPPFLAGS}${BS_VPG_CFLAGS:+ CFLAGS=$BS_VPG_CFLAGS}"
     want="$(sha256sum < "$tarball")${flags:+ $flags}"
     if [ ! -f "$marker" ] || [ "$(cat "$marker")" != "$want" ]; then
-        bs_log "building PostgreSQL $BS_PG18_VERSION ${flags:+($flags) }from $tarball into $prefix (a few minutes, once)"
+        bs_log "building PostgreSQL $BS_VPG_VERSION ${flags:+($flags) }from $tarball into $prefix (a few minutes, once)"
         rm -rf "$prefix"
         mkdir -p "$BS_CACHE"
         build=$(mktemp -d "$BS_CACHE/build.XXXXXX")
         # (set -e does not hold inside a tested subshell: the steps are chained)
         if ! (
             tar -xjf "$tarball" -C "$build" &&
-            cd "$build/postgresql-$BS_PG18_VERSION" &&
-            ./configure -q --prefix="$prefix" --enable-tap-tests --with-liburing \
-                --without-icu $BS_PG18_CONFIGURE \
-                ${BS_PG18_CPPFLAGS:+"CPPFLAGS=$BS_PG18_CPPFLAGS"} \
-                ${BS_PG18_CFLAGS:+"CFLAGS=$BS_PG18_CFLAGS"} >"$build/configure.log" 2>&1 &&
+            cd "$build/postgresql-$BS_VPG_VERSION" &&
+            ./configure -q --prefix="$prefix" --enable-tap-tests $BS_VPG_WITH \
+                --without-icu $BS_VPG_CONFIGURE \
+                ${BS_VPG_CPPFLAGS:+"CPPFLAGS=$BS_VPG_CPPFLAGS"} \
+                ${BS_VPG_CFLAGS:+"CFLAGS=$BS_VPG_CFLAGS"} >"$build/configure.log" 2>&1 &&
             make -s -j"$(nproc)" world-bin >"$build/make.log" 2>&1 &&
             make -s install-world-bin >>"$build/make.log" 2>&1 &&
             make -s -C src/test/perl install >>"$build/make.log" 2>&1
         ); then
             tail -n 30 "$build"/*.log >&2 2>/dev/null || true
             rm -rf "$build" "$prefix"
-            bs_die "PostgreSQL $BS_PG18_VERSION failed to build (log above); nothing was left in $prefix"
+            bs_die "PostgreSQL $BS_VPG_VERSION failed to build (log above); nothing was left in $prefix"
         fi
         rm -rf "$build"
         echo "$want" > "$marker"
@@ -159,7 +171,7 @@ bs_build_vendored_plproxy() {
     local marker="$prefix/.benchstore-plproxy-$BS_PLPROXY_VERSION"
     [ -f "$marker" ] && return 0
     tarball=$(bs_vendored "plproxy-$BS_PLPROXY_VERSION.tar.gz") || exit 1
-    bs_log "building PL/Proxy $BS_PLPROXY_VERSION for PostgreSQL $BS_PG18_VERSION"
+    bs_log "building PL/Proxy $BS_PLPROXY_VERSION for PostgreSQL $BS_VPG_VERSION"
     build=$(mktemp -d "$BS_CACHE/build.XXXXXX")
     if ! (
         tar -xzf "$tarball" -C "$build" &&
@@ -169,7 +181,7 @@ bs_build_vendored_plproxy() {
     ); then
         tail -n 30 "$build/make.log" >&2 || true
         rm -rf "$build"
-        bs_die "PL/Proxy $BS_PLPROXY_VERSION failed to build for PostgreSQL $BS_PG18_VERSION (log above)"
+        bs_die "PL/Proxy $BS_PLPROXY_VERSION failed to build for PostgreSQL $BS_VPG_VERSION (log above)"
     fi
     rm -rf "$build"
     touch "$marker"

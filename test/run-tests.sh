@@ -12,12 +12,12 @@
 # build benchstore once more with clang 19 and in C23 mode against each
 # version (a build only).
 #
-#   bash test/run-tests.sh            15 (Debian 12's package), 18 and 18
-#                                     built with assertions (both from
+#   bash test/run-tests.sh            15 (Debian 12's package), 16, 18 and
+#                                     18 built with assertions (from
 #                                     ../shared/vendor, cached in $BS_CACHE;
 #                                     skipped, saying so, where ../shared is
 #                                     absent)
-#   bash test/run-tests.sh 15         one version only (also: 18, 18-assert)
+#   bash test/run-tests.sh 15         one version only (also: 16, 18, 18-assert)
 #   PG_CONFIG=/path/to/pg_config bash test/run-tests.sh
 #                                     the server you have, as it is
 #   BS_COMPILERS=0 bash test/run-tests.sh
@@ -114,7 +114,7 @@ if [ -n "${BS_ONE_VERSION:-}" ]; then
     tar --exclude=.git -cf - . | tar -xf - -C "$work"
     [ "$(id -u)" -eq 0 ] && chown -R postgres: "$work"
 
-    bs_log "PostgreSQL $PG_MAJOR ($("$PG_BIN/pg_config" --version)${BS_PG18_CONFIGURE:+, $BS_PG18_CONFIGURE}): running pg_regress and the TAP tests"
+    bs_log "PostgreSQL $PG_MAJOR ($("$PG_BIN/pg_config" --version)${BS_VPG_CONFIGURE:+, $BS_VPG_CONFIGURE}): running pg_regress and the TAP tests"
     status=0
     out="$BS_TMP/installcheck.out"
     bs_as_pg make -C "$work" -s PG_CONFIG="$PG_BIN/pg_config" installcheck 2>&1 |
@@ -181,7 +181,7 @@ elif [ $# -gt 0 ]; then
 elif [ -n "${PG_MAJOR:-}" ]; then
     versions=("$PG_MAJOR")
 else
-    versions=(15 18 18-assert)
+    versions=(15 16 18 18-assert)
 fi
 
 shared=${BS_SHARED:-$(cd .. && pwd)/shared}
@@ -217,8 +217,8 @@ else
     failed=$((failed + 1))
 fi
 for v in "${versions[@]}"; do
-    if [ "${v%-assert}" = 18 ] && [ $# -eq 0 ] && [ -z "${PG_MAJOR:-}" ] && [ ! -d "$shared/vendor" ]; then
-        summary+=("PostgreSQL $v: skipped: $shared/vendor is absent (it holds the PostgreSQL 18 source this script builds); run with PG_CONFIG=/path/to/pg_config to test a server you have")
+    if [ "$v" != 15 ] && [ "$v" != own ] && [ $# -eq 0 ] && [ -z "${PG_MAJOR:-}" ] && [ ! -d "$shared/vendor" ]; then
+        summary+=("PostgreSQL $v: skipped: $shared/vendor is absent (it holds the PostgreSQL 16 and 18 sources this script builds); run with PG_CONFIG=/path/to/pg_config to test a server you have")
         skipped=$((skipped + 1))
         continue
     fi

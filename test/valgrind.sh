@@ -33,7 +33,7 @@ command -v valgrind >/dev/null || bs_apt valgrind
 id postgres >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin postgres
 started=$SECONDS
 bs_install_deps
-bs_log "the Valgrind build of PostgreSQL $BS_PG18_VERSION is ready in $BS_PG18_PREFIX ($((SECONDS - started)) s)"
+bs_log "the Valgrind build of PostgreSQL $BS_VPG_VERSION is ready in $BS_VPG_PREFIX ($((SECONDS - started)) s)"
 
 work=$(mktemp -d /tmp/benchstore-valgrind.XXXXXX)
 chmod 755 "$work"
@@ -53,8 +53,8 @@ tree="$work/benchstore"
 mkdir -p "$tree" "$work/vg"
 tar --exclude=.git -cf - . | tar -xf - -C "$tree"
 (cd "$tree" && bs_build_install)
-tarball=$(bs_vendored "postgresql-$BS_PG18_VERSION.tar.bz2") || exit 1
-tar -xjf "$tarball" -C "$work" --strip-components=3 "postgresql-$BS_PG18_VERSION/src/tools/valgrind.supp"
+tarball=$(bs_vendored "postgresql-$BS_VPG_VERSION.tar.bz2") || exit 1
+tar -xjf "$tarball" -C "$work" --strip-components=3 "postgresql-$BS_VPG_VERSION/src/tools/valgrind.supp"
 chown -R postgres: "$work"
 
 bs_log "starting the server under valgrind in $work"
@@ -65,7 +65,7 @@ export PGHOST="$work" PGPORT="$port" PGUSER=postgres PGDATABASE=postgres
 bs_as_pg valgrind --quiet --trace-children=yes --track-origins=yes --read-var-info=yes \
     --num-callers=40 --error-exitcode=0 --leak-check=no \
     --error-markers=VALGRINDERROR-BEGIN,VALGRINDERROR-END \
-    --fullpath-after="$work/" --fullpath-after="postgresql-$BS_PG18_VERSION/" \
+    --fullpath-after="$work/" --fullpath-after="postgresql-$BS_VPG_VERSION/" \
     --suppressions="$work/valgrind.supp" --log-file="$work/vg/valgrind.%p.log" \
     "$PG_BIN/postgres" -D "$work/data" -c port="$port" -c listen_addresses= \
     -c unix_socket_directories="$work" -c shared_buffers=32MB -c max_connections=20 \
@@ -80,7 +80,7 @@ until "$PG_BIN/pg_isready" -q; do
     fi
     sleep 2
 done
-bs_log "ready in $((SECONDS - started)) s; pg_regress (${BS_PG18_PREFIX##*/})"
+bs_log "ready in $((SECONDS - started)) s; pg_regress (${BS_VPG_PREFIX##*/})"
 
 started=$SECONDS
 status=0

@@ -29,6 +29,22 @@ use Time::HiRes ();
 our @EXPORT = qw(bs_node bs_rows bs_row bs_have_proc_io bs_fs_type bs_temp_files
   bs_wait_for_files bs_backend_pid bs_plproxy_cluster bs_broken_runs);
 
+# PostgreSQL 16.2's BackgroundPsql::query() returns the query's output with
+# its trailing newline (18's, and Debian's 15.20, remove it): remove it on
+# 16 too, so that the tests read background sessions alike on every
+# version.
+if (`pg_config --version` =~ /^PostgreSQL 16\./)
+{
+	require PostgreSQL::Test::BackgroundPsql;
+	no warnings 'redefine';
+	my $query = \&PostgreSQL::Test::BackgroundPsql::query;
+	*PostgreSQL::Test::BackgroundPsql::query = sub {
+		my @r = $query->(@_);
+		$r[0] =~ s/\n\z// if defined $r[0];
+		return wantarray ? @r : $r[0];
+	};
+}
+
 sub bs_node
 {
 	my ($name, @conf) = @_;
