@@ -86,7 +86,7 @@ while ($pgbench->pumpable)
 		'>', \$dout, '2>', \$derr);
 	$dumps++;
 	$dump_failed++, diag("pg_dump: $derr") unless $ok;
-	$pgbench->pump_nb;
+	# (no pump_nb: with nothing to pump, it dies once pgbench has ended)
 	last unless $pgbench->pumpable;
 	sleep 1;
 }
