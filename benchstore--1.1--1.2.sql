@@ -253,3 +253,900 @@ BEGIN
 	RETURN;
 END;
 $$;
+
+--
+-- Functions whose arguments or result columns change in 1.2 are dropped
+-- and created again: CREATE OR REPLACE can change neither.  A DBA's grants
+-- and revokes on them are carried over.  Before the drops, each one's ACL
+-- and its initial privileges (pg_init_privs: what the extension's scripts
+-- set) are kept in a setting local to this transaction; after the new
+-- functions exist, what the DBA changed is granted or revoked again, and
+-- pg_init_privs is set back to what this script gave, so that pg_dump
+-- still dumps the DBA's changes as the DBA's (a GRANT run by an extension
+-- script is otherwise taken as the extension's own).
+--
+SELECT pg_catalog.set_config('bs_update.replaced_acls',
+	coalesce(pg_catalog.jsonb_object_agg(p.proname,
+		pg_catalog.jsonb_build_object(
+			'acl', coalesce(p.proacl, pg_catalog.acldefault('f', p.proowner))::text[],
+			'init', coalesce(i.initprivs, pg_catalog.acldefault('f', p.proowner))::text[])),
+		'{}')::text, true)
+FROM pg_catalog.pg_proc p
+LEFT JOIN pg_catalog.pg_init_privs i
+  ON i.objoid = p.oid AND i.classoid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND i.objsubid = 0
+WHERE p.oid IN ('@extschema@.bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer)'::pg_catalog.regprocedure,
+				'@extschema@.bench_query(text, text, integer, text, boolean, boolean)'::pg_catalog.regprocedure,
+				'@extschema@.bench_cache_evict(regclass)'::pg_catalog.regprocedure,
+				'@extschema@.bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer)'::pg_catalog.regprocedure,
+				'@extschema@.bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer)'::pg_catalog.regprocedure,
+				'@extschema@.bench_compare(text, text, text[])'::pg_catalog.regprocedure,
+				'@extschema@.bench_tablespace_advice(name, text, interval, text, boolean, float8)'::pg_catalog.regprocedure);
+
+DROP FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer);
+DROP FUNCTION bench_query(text, text, integer, text, boolean, boolean);
+DROP FUNCTION bench_cache_evict(regclass);
+DROP FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer);
+DROP FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer);
+DROP FUNCTION bench_compare(text, text, text[]);
+
+--
+-- Cold means cold, or says why not.  From PostgreSQL 17 on a cold run
+-- also evicts the relation's unpinned shared buffers (after the
+-- checkpoint has written the dirty ones); on 15 and 16, which cannot drop
+-- a live relation's buffers, and wherever pages stay cached, the row says
+-- how much: cached_pct, the share of the pages a cache above the storage
+-- (shared or local buffers, the OS page cache) held when the timed run
+-- began, and warnings, in words.  From 1 % on the run is "not cold": a
+-- WARNING says so with how to get a cold one, and bench_compare does not
+-- pair it with cold runs unless asked (mix_cold).
+--
+CREATE FUNCTION bench_seqscan(
+	relation regclass,
+	mode text DEFAULT 'heap',		-- heap | buffer | raw
+	cache text DEFAULT 'warm',		-- warm | cold
+	repeat integer DEFAULT 1,		-- runs, 1 .. 1000
+	label text DEFAULT NULL,		-- recorded with the run (see bench_history)
+	record boolean DEFAULT true,	-- false: do not record the run
+	workers integer DEFAULT 0,		-- parallel workers beside the caller, 0 .. 64
+	iodepth integer DEFAULT 1,		-- raw mode: reads of 1 MB in flight per process, 1 .. 256
+	OUT run integer,				-- 1 .. repeat
+	OUT relation regclass,			-- the relation named (partitions summed)
+	OUT tablespace name,			-- its tablespace; NULL if partitions lie in several
+	OUT mode text,					-- heap, buffer or raw
+	OUT cache text,					-- warm or cold
+	OUT pages bigint,				-- blocks scanned (main fork)
+	OUT size_mb float8,				-- pages * block_size, in MB (2^20 bytes)
+	OUT tuples bigint,				-- heap: visible tuples (= count(*)); raw: normal line pointers; buffer: NULL
+	OUT elapsed_ms float8,			-- wall-clock time of the scan, milliseconds
+	OUT mb_per_s float8,			-- size_mb / elapsed seconds
+	OUT tuples_per_s float8,		-- tuples / elapsed seconds; NULL when tuples is
+	OUT blks_hit bigint,			-- blocks found in shared (or local) buffers; raw: 0
+	OUT blks_read bigint,			-- blocks PostgreSQL read from the OS; raw: every block
+	OUT read_ms float8,				-- time in those reads, ms; NULL unless track_io_timing
+	OUT os_read_mb float8,			-- MB the kernel read from storage for the scan's processes; NULL if unknown
+	OUT workers_requested integer,	-- the workers argument
+	OUT workers_launched integer,	-- parallel workers that ran (fewer when none are free)
+	OUT iodepth integer,			-- raw: reads in flight per process; heap, buffer: NULL (the server's own)
+	OUT cached_pct float8,			-- cold: % of the pages still cached when the run began (0: cold); warm: NULL (1.2)
+	OUT warnings text				-- cold: what stayed cached and why, in words; NULL: nothing (1.2)
+)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'bench_seqscan'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+ROWS 1;
+
+COMMENT ON FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer) IS
+'time a sequential scan of a relation (heap, buffer or raw mode; warm or cold cache), one row per run';
+
+CREATE FUNCTION bench_query(
+	query text,						-- one SELECT or WITH ... SELECT
+	cache text DEFAULT 'warm',		-- warm | cold (every relation the plan reads evicted first)
+	repeat integer DEFAULT 1,		-- runs, 1 .. 1000
+	label text DEFAULT NULL,		-- recorded with the run (see bench_history)
+	record boolean DEFAULT true,	-- false: do not record the run
+	allow_writes boolean DEFAULT false,	-- true: run a query that writes, then roll it back
+	OUT run integer,				-- 1 .. repeat
+	OUT cache text,					-- warm or cold
+	OUT elapsed_ms float8,			-- execution time (ExecutorStart to ExecutorEnd), ms; planning not included
+	OUT rows bigint,				-- rows the query returned (counted, not sent)
+	OUT blks_hit bigint,			-- blocks found in shared (or local) buffers, parallel workers included
+	OUT blks_read bigint,			-- blocks PostgreSQL read from the OS, parallel workers included
+	OUT read_ms float8,				-- time in those reads, ms; NULL unless track_io_timing
+	OUT os_read_mb float8,			-- MB the kernel read from storage for this backend; NULL if unknown or with parallel workers
+	OUT relations regclass[],		-- what the plan reads: tables with storage, then the indexes its scans use
+	OUT size_mb float8,				-- their main forks' size now, MB (2^20 bytes)
+	OUT mb_per_s float8,			-- size_mb / elapsed seconds: the effective scan rate
+	OUT workers_planned integer,	-- parallel workers the plan's Gather nodes asked for
+	OUT workers_launched integer,	-- parallel workers that ran
+	OUT distributed boolean,		-- the plan reads Citus tables: size_mb is one copy of their shards, mb_per_s size_mb / elapsed (1.1)
+	OUT cached_pct float8,			-- cold: % of the relations' pages still cached when the run began (0: cold); warm: NULL (1.2)
+	OUT warnings text				-- cold: what stayed cached and why, in words; NULL: nothing (1.2)
+)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'bench_query'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+ROWS 1;
+
+COMMENT ON FUNCTION bench_query(text, text, integer, text, boolean, boolean) IS
+'time a SELECT (warm or cold cache), one row per run, with the relations it reads and its effective scan rate';
+
+CREATE FUNCTION bench_cache_evict(
+	relation regclass,
+	OUT files integer,				-- segment files of the main fork
+	OUT mb float8,					-- their size, MB
+	OUT os_cached_mb_before float8,	-- in the OS page cache before, MB
+	OUT os_cached_mb_after float8,	-- in the OS page cache after the checkpoint and eviction, MB
+	OUT shared_buffers_mb_before float8,	-- in shared (or your local) buffers before, MB (1.2)
+	OUT shared_buffers_mb_after float8	-- after: 17+ evicts unpinned shared buffers; 15, 16 cannot (1.2)
+)
+RETURNS record
+AS 'MODULE_PATHNAME', 'bench_cache_evict'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_cache_evict(regclass) IS
+'checkpoint, then evict a relation''s main fork from shared buffers (17+) and the OS page cache, as a cold bench_seqscan run does';
+
+REVOKE ALL ON FUNCTION bench_cache_evict(regclass) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION bench_cache_evict(regclass) TO pg_checkpoint;
+
+--
+-- bench_tablespace_io and bench_tablespaces_io: repeat, with run and
+-- warnings columns.  bench_tablespaces_io runs its tablespaces at the same
+-- time, and each of its rows says so: it measures contention, not each
+-- tablespace alone (bench_compare_tablespaces does that).
+--
+CREATE FUNCTION bench_tablespace_io(
+	tablespace name DEFAULT 'pg_default',
+	size text DEFAULT '1GB',			-- per stream, pg_size_bytes syntax
+	block_size text DEFAULT '8kB',		-- a power of two, 512 bytes .. 16 MB
+	tests text[] DEFAULT '{seqwrite,seqread,randread}',	-- also randwrite, sync
+	streams integer DEFAULT 1,			-- concurrent streams, 1 .. 64
+	direct boolean DEFAULT true,		-- O_DIRECT
+	duration interval DEFAULT '10s',	-- cap of the random and sync tests
+	label text DEFAULT NULL,			-- recorded with the run (see bench_history)
+	record boolean DEFAULT true,		-- false: do not record the run
+	iodepth integer DEFAULT 1,			-- operations in flight per stream, 1 .. 256 (io_uring above 1)
+	repeat integer DEFAULT 1,			-- runs of the whole sequence of tests, 1 .. 1000 (1.2)
+	OUT tablespace name,				-- the tablespace ('total' for the sum of several)
+	OUT test text,						-- seqwrite, seqread, randread, randwrite or sync
+	OUT block_size text,				-- bytes per operation, e.g. '8kB'
+	OUT streams integer,				-- streams that actually ran
+	OUT direct boolean,					-- O_DIRECT used
+	OUT iodepth integer,				-- operations in flight per stream (sync: always 1)
+	OUT bytes bigint,					-- bytes read or written, all streams
+	OUT elapsed_ms float8,				-- wall-clock time from first start to last end, ms
+	OUT mb_per_s float8,				-- MB (2^20 bytes) per second
+	OUT iops float8,					-- operations (blocks) per second
+	OUT lat_avg_us float8,				-- latency of one operation: mean, microseconds
+	OUT lat_p50_us float8,				-- median
+	OUT lat_p95_us float8,				-- 95th percentile
+	OUT lat_p99_us float8,				-- 99th percentile
+	OUT lat_p999_us float8,				-- 99.9th percentile
+	OUT lat_max_us float8,				-- maximum
+	OUT run integer,					-- 1 .. repeat (1.2)
+	OUT warnings text					-- what the figure does not measure, in words; NULL: nothing (1.2)
+)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'bench_tablespace_io'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer) IS
+'sequential and random I/O, sync rate and latency percentiles on temporary files in a tablespace';
+
+CREATE FUNCTION bench_tablespaces_io(
+	tablespaces name[],
+	size text DEFAULT '1GB',
+	block_size text DEFAULT '8kB',
+	tests text[] DEFAULT '{seqwrite,seqread,randread}',
+	streams integer DEFAULT 1,			-- per tablespace
+	direct boolean DEFAULT true,
+	duration interval DEFAULT '10s',
+	label text DEFAULT NULL,
+	record boolean DEFAULT true,
+	iodepth integer DEFAULT 1,			-- per stream
+	repeat integer DEFAULT 1,			-- (1.2)
+	OUT tablespace name,
+	OUT test text,
+	OUT block_size text,
+	OUT streams integer,
+	OUT direct boolean,
+	OUT iodepth integer,
+	OUT bytes bigint,
+	OUT elapsed_ms float8,
+	OUT mb_per_s float8,
+	OUT iops float8,
+	OUT lat_avg_us float8,
+	OUT lat_p50_us float8,
+	OUT lat_p95_us float8,
+	OUT lat_p99_us float8,
+	OUT lat_p999_us float8,
+	OUT lat_max_us float8,
+	OUT run integer,					-- (1.2)
+	OUT warnings text					-- several tablespaces ran at the same time: what that measures (1.2)
+)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'bench_tablespaces_io'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer) IS
+'bench_tablespace_io on several tablespaces at the same time (their contention, not each alone), with a total row per test';
+
+REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer) TO pg_write_server_files;
+GRANT EXECUTE ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer) TO pg_write_server_files;
+
+--
+-- bench_compare: mix_cold.  A cold run that was not cold (cached_pct 1 or
+-- more) is compared only with its like, as cache 'not cold', unless asked.
+--
+CREATE FUNCTION bench_compare(
+	baseline text,					-- a label, or a run id
+	candidate text,					-- a label, or a run id
+	metrics text[] DEFAULT NULL,	-- metrics to compare; NULL: the headline ones
+	mix_cold boolean DEFAULT false,	-- true: compare cold runs that were not cold with cold ones (1.2)
+	OUT benchmark text,
+	OUT target text,				-- 'fast1', or 'fast1 / fast3' when they differ
+	OUT test text,					-- I/O test, or scan mode
+	OUT cache text,					-- warm, cold, or 'not cold': cold runs with 1 % or more of their pages cached (1.2)
+	OUT block_size text,
+	OUT streams integer,
+	OUT direct boolean,
+	OUT iodepth integer,			-- operations in flight per stream (tablespace tests, raw scans)
+	OUT metric text,
+	OUT baseline_runs integer,		-- measurements averaged
+	OUT candidate_runs integer,
+	OUT baseline_value float8,		-- mean
+	OUT candidate_value float8,		-- mean
+	OUT ratio float8,				-- candidate / baseline
+	OUT noise_pct float8,			-- smallest change that counts, % of the baseline
+	OUT verdict text				-- better, worse, within noise, or no verdict: ...
+)
+RETURNS SETOF record
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+#variable_conflict use_column
+DECLARE
+	b_ids bigint[] := @extschema@.bench_run_ids(baseline);
+	c_ids bigint[] := @extschema@.bench_run_ids(candidate);
+	-- two-sided 95 % quantiles of Student's t for 1 .. 30 degrees of freedom
+	t95 float8[] := '{12.706,4.303,3.182,2.776,2.571,2.447,2.365,2.306,2.262,2.228,
+					  2.201,2.179,2.160,2.145,2.131,2.120,2.110,2.101,2.093,2.086,
+					  2.080,2.074,2.069,2.064,2.060,2.056,2.052,2.048,2.045,2.042}';
+	found_any boolean := false;
+	not_cold integer;
+BEGIN
+	IF mix_cold IS NULL THEN
+		RAISE EXCEPTION 'mix_cold cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF cardinality(b_ids) = 0 THEN
+		RAISE EXCEPTION 'no recorded run has label or run id "%"', baseline
+			USING ERRCODE = 'undefined_object',
+				  HINT = 'SELECT DISTINCT label FROM bench_history lists the labels you can see.';
+	END IF;
+	IF cardinality(c_ids) = 0 THEN
+		RAISE EXCEPTION 'no recorded run has label or run id "%"', candidate
+			USING ERRCODE = 'undefined_object',
+				  HINT = 'SELECT DISTINCT label FROM bench_history lists the labels you can see.';
+	END IF;
+
+	FOR benchmark, target, test, cache, block_size, streams, direct, iodepth, metric,
+		baseline_runs, candidate_runs, baseline_value, candidate_value, ratio,
+		noise_pct, verdict IN
+	WITH measured AS (
+		SELECT 'b' AS side, h.* FROM @extschema@.bench_history h WHERE h.run_id = ANY (b_ids)
+		UNION ALL
+		SELECT 'c' AS side, h.* FROM @extschema@.bench_history h WHERE h.run_id = ANY (c_ids)
+	),
+	vals AS (
+		SELECT m.side, m.benchmark, m.target_kind, m.target, m.test,
+			   -- a cold run that was not cold pairs only with its like, unless asked
+			   CASE WHEN m.cache = 'cold' AND NOT bench_compare.mix_cold
+						 AND coalesce(@extschema@.bench_metric(m.metrics, 'cached_pct'), 0) >= 1
+					THEN 'not cold' ELSE m.cache END AS cache,
+			   m.block_size, m.streams, m.direct, m.iodepth, k.metric,
+			   @extschema@.bench_metric(m.metrics, k.metric) AS value
+		FROM measured m
+		CROSS JOIN LATERAL unnest(CASE
+			WHEN bench_compare.metrics IS NOT NULL THEN bench_compare.metrics
+			WHEN m.benchmark IN ('seqscan', 'cluster_seqscan') THEN ARRAY['mb_per_s']
+			WHEN m.benchmark = 'query' THEN ARRAY['elapsed_ms']
+			WHEN m.benchmark IN ('tablespace_io', 'tablespaces_io', 'cluster_tablespace_io') THEN
+				CASE WHEN m.test IN ('seqwrite', 'seqread')
+					 THEN ARRAY['mb_per_s', 'lat_p99_us']
+					 ELSE ARRAY['iops', 'lat_p99_us'] END
+			ELSE ARRAY(SELECT e.key FROM jsonb_each(m.metrics) e
+					   WHERE jsonb_typeof(e.value) = 'number' ORDER BY e.key)
+		END) AS k(metric)
+		WHERE @extschema@.bench_metric(m.metrics, k.metric) IS NOT NULL
+	),
+	grouped AS (
+		SELECT v.side, v.benchmark, v.target_kind, v.target, v.test, v.cache,
+			   v.block_size, v.streams, v.direct, v.iodepth, v.metric,
+			   count(*)::integer AS n, avg(v.value) AS mean,
+			   coalesce(stddev_samp(v.value), 0) AS sd
+		FROM vals v
+		GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+	),
+	sided AS (
+		SELECT g.*,
+			   count(*) OVER (PARTITION BY g.side, g.benchmark, g.target_kind, g.test,
+								  g.cache, g.block_size, g.streams, g.direct, g.iodepth,
+								  g.metric) AS ntargets
+		FROM grouped g
+	),
+	pairs AS (
+		SELECT b.benchmark, b.test, b.cache, b.block_size, b.streams, b.direct, b.iodepth,
+			   b.metric,
+			   b.target AS b_target, c.target AS c_target,
+			   b.n AS bn, c.n AS cn, b.mean AS bm, c.mean AS cm, b.sd AS bs, c.sd AS cs
+		FROM sided b
+		JOIN sided c
+		  ON b.side = 'b' AND c.side = 'c'
+		 AND b.benchmark = c.benchmark AND b.target_kind = c.target_kind
+		 AND b.test IS NOT DISTINCT FROM c.test
+		 AND b.cache IS NOT DISTINCT FROM c.cache
+		 AND b.block_size IS NOT DISTINCT FROM c.block_size
+		 AND b.streams IS NOT DISTINCT FROM c.streams
+		 AND b.direct IS NOT DISTINCT FROM c.direct
+		 AND b.iodepth IS NOT DISTINCT FROM c.iodepth
+		 AND b.metric = c.metric
+		 AND (b.target IS NOT DISTINCT FROM c.target OR (b.ntargets = 1 AND c.ntargets = 1))
+	),
+	stats AS (
+		SELECT p.*,
+			   -- standard error of the difference of the means, and its degrees of freedom
+			   CASE WHEN p.bn >= 2 AND p.cn >= 2 THEN sqrt(p.bs ^ 2 / p.bn + p.cs ^ 2 / p.cn)
+					WHEN p.bn >= 2 THEN p.bs * sqrt(1.0 / p.bn + 1.0 / p.cn)
+					WHEN p.cn >= 2 THEN p.cs * sqrt(1.0 / p.bn + 1.0 / p.cn) END AS se,
+			   CASE WHEN p.bn >= 2 AND p.cn >= 2 THEN
+						CASE WHEN p.bs = 0 AND p.cs = 0 THEN NULL
+							 ELSE (p.bs ^ 2 / p.bn + p.cs ^ 2 / p.cn) ^ 2 /
+								  ((p.bs ^ 2 / p.bn) ^ 2 / (p.bn - 1) +
+								   (p.cs ^ 2 / p.cn) ^ 2 / (p.cn - 1)) END
+					WHEN p.bn >= 2 THEN p.bn - 1
+					WHEN p.cn >= 2 THEN p.cn - 1 END AS df,
+			   -- lower is better for times and latencies, higher for rates and the rest
+			   (p.metric ~ '_per_(s|sec|second)$'
+				OR p.metric !~ '(^lat_|latency|elapsed|_(ms|us|ns|s|sec|seconds)$)') AS higher_better
+		FROM pairs p
+	),
+	judged AS (
+		SELECT s.*,
+			   s.se * CASE WHEN s.df IS NULL OR s.df > 30 THEN 1.96 + 2.4 / coalesce(s.df, 1e9)
+						   ELSE t95[greatest(1, floor(s.df)::integer)] END AS half
+		FROM stats s
+	)
+	SELECT j.benchmark,
+		   CASE WHEN j.b_target IS NOT DISTINCT FROM j.c_target THEN j.b_target
+				ELSE coalesce(j.b_target, '?') || ' / ' || coalesce(j.c_target, '?') END,
+		   j.test, j.cache, j.block_size, j.streams, j.direct, j.iodepth, j.metric,
+		   j.bn, j.cn,
+		   round(j.bm::numeric, 2)::float8,
+		   round(j.cm::numeric, 2)::float8,
+		   round((j.cm / nullif(j.bm, 0))::numeric, 3)::float8,
+		   round((100 * j.half / nullif(abs(j.bm), 0))::numeric, 1)::float8,
+		   CASE WHEN j.se IS NULL THEN 'no verdict: one run each'
+				WHEN j.se = 0 AND j.cm <> j.bm THEN 'no verdict: no spread'
+				WHEN abs(j.cm - j.bm) <= j.half THEN 'within noise'
+				WHEN (j.cm > j.bm) = j.higher_better THEN 'better'
+				ELSE 'worse' END
+	FROM judged j
+	ORDER BY j.benchmark, j.b_target, j.c_target,
+			 array_position(ARRAY['seqwrite', 'seqread', 'randread', 'randwrite', 'sync'], j.test),
+			 j.test, j.cache,
+			 CASE WHEN j.block_size ~ '^[0-9]{1,9} ?(bytes|kB|MB|GB)$' THEN pg_size_bytes(j.block_size) END,
+			 j.block_size, j.streams, j.direct, j.iodepth, j.metric
+	LOOP
+		found_any := true;
+		RETURN NEXT;
+	END LOOP;
+
+	SELECT count(DISTINCT h.run_id) INTO not_cold
+	  FROM @extschema@.bench_history h
+	 WHERE h.run_id = ANY (b_ids || c_ids) AND h.cache = 'cold'
+	   AND coalesce(@extschema@.bench_metric(h.metrics, 'cached_pct'), 0) >= 1;
+	IF not_cold > 0 AND NOT mix_cold THEN
+		RAISE NOTICE '% of the cold runs compared were not cold: 1 %% or more of their pages were cached', not_cold
+			USING DETAIL = 'They are compared only with runs that were not cold either, as cache ''not cold''.',
+				  HINT = 'mix_cold => true compares them with the cold runs; bench_history.warnings says what stayed cached.';
+	END IF;
+
+	IF NOT found_any THEN
+		RAISE NOTICE 'nothing to compare: "%" and "%" have no measurement in common', baseline, candidate
+			USING HINT = 'Measurements compare when benchmark, test, cache, block size, streams, direct and iodepth agree.';
+	END IF;
+END;
+$$;
+
+COMMENT ON FUNCTION bench_compare(text, text, text[], boolean) IS
+'compare two labels (or run ids) measurement by measurement, with a verdict that respects the noise of repeated runs';
+
+--
+-- bench_history: cached_pct and warnings (appended: CREATE OR REPLACE VIEW
+-- keeps the view's grants and anything built on it).
+--
+CREATE OR REPLACE VIEW bench_history WITH (security_invoker = true) AS
+SELECT r.run_id,
+	   x.row_no,
+	   r.started_at,
+	   r.recorded_by,
+	   r.label,
+	   r.benchmark,
+	   r.target_kind,
+	   CASE WHEN r.benchmark IN ('tablespace_io', 'tablespaces_io')
+			THEN x.metrics ->> 'tablespace' ELSE r.target END AS target,
+	   coalesce(x.metrics ->> 'test', x.metrics ->> 'mode') AS test,
+	   x.metrics ->> 'cache' AS cache,
+	   x.metrics ->> 'block_size' AS block_size,
+	   CASE WHEN @extschema@.bench_metric(x.metrics, 'streams') BETWEEN 0::pg_catalog.float8 AND 2147483647::pg_catalog.float8
+			THEN @extschema@.bench_metric(x.metrics, 'streams')::integer
+			-- a scan's processes: the caller and the workers it asked for
+			WHEN @extschema@.bench_metric(x.metrics, 'workers_requested') BETWEEN 0::pg_catalog.float8 AND 2147483646::pg_catalog.float8
+			THEN @extschema@.bench_metric(x.metrics, 'workers_requested')::pg_catalog.int4 OPERATOR(pg_catalog.+) 1
+	   END AS streams,
+	   CASE WHEN jsonb_typeof(x.metrics -> 'direct') = 'boolean'
+			THEN (x.metrics ->> 'direct')::boolean END AS direct,
+	   @extschema@.bench_metric(x.metrics, 'size_mb') AS size_mb,
+	   @extschema@.bench_metric(x.metrics, 'elapsed_ms') AS elapsed_ms,
+	   @extschema@.bench_metric(x.metrics, 'mb_per_s') AS mb_per_s,
+	   @extschema@.bench_metric(x.metrics, 'iops') AS iops,
+	   @extschema@.bench_metric(x.metrics, 'tuples_per_s') AS tuples_per_s,
+	   @extschema@.bench_metric(x.metrics, 'lat_avg_us') AS lat_avg_us,
+	   @extschema@.bench_metric(x.metrics, 'lat_p50_us') AS lat_p50_us,
+	   @extschema@.bench_metric(x.metrics, 'lat_p95_us') AS lat_p95_us,
+	   @extschema@.bench_metric(x.metrics, 'lat_p99_us') AS lat_p99_us,
+	   @extschema@.bench_metric(x.metrics, 'lat_p999_us') AS lat_p999_us,
+	   @extschema@.bench_metric(x.metrics, 'lat_max_us') AS lat_max_us,
+	   @extschema@.bench_metric(x.metrics, 'tps') AS tps,
+	   x.metrics,
+	   -- operations in flight per stream or process; runs of 1.0 had 1
+	   CASE WHEN @extschema@.bench_metric(x.metrics, 'iodepth') BETWEEN 1::pg_catalog.float8 AND 2147483647::pg_catalog.float8
+			THEN @extschema@.bench_metric(x.metrics, 'iodepth')::integer
+			WHEN r.benchmark IN ('tablespace_io', 'tablespaces_io', 'cluster_tablespace_io')
+				 OR (r.benchmark IN ('seqscan', 'cluster_seqscan') AND x.metrics ->> 'mode' = 'raw')
+			THEN 1
+	   END AS iodepth,
+	   -- a cold run: % of its pages cached when it began, and what stayed (1.2)
+	   @extschema@.bench_metric(x.metrics, 'cached_pct') AS cached_pct,
+	   x.metrics ->> 'warnings' AS warnings
+FROM @extschema@.bench_run r
+JOIN @extschema@.bench_result x ON x.run_id = r.run_id;
+
+--
+-- bench_compare_tablespaces and bench_compare_relations: two tablespaces
+-- (or two relations, such as the same table on two tablespaces) compared
+-- in one call.  Each round measures one, then the other, never both at
+-- once, and the one that goes first alternates, so that neither always
+-- follows the other's writes or caches.  Every run is recorded under a
+-- label per side derived from the call's label; the verdict is
+-- bench_compare's, with the ratio's 95 % interval.
+--
+CREATE FUNCTION _bench_compare_labels(label text, a text, b text,
+									  OUT a_label text, OUT b_label text, OUT base text)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+	base := coalesce(label, format('compare %s', to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI:SS')));
+	IF current_setting('transaction_read_only')::boolean THEN
+		RAISE EXCEPTION 'cannot compare in a read-only transaction'
+			USING ERRCODE = 'read_only_sql_transaction',
+				  DETAIL = 'Every run of a comparison is recorded in the history, and the verdict is read from it.';
+	END IF;
+	IF a = b THEN
+		RAISE EXCEPTION '"%" is compared with itself', a
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'An A/A comparison (the same thing twice) shows the noise: use bench_tablespace_io or bench_seqscan with repeat, under two labels, and bench_compare.';
+	END IF;
+	a_label := format('%s: %s', base, a);
+	b_label := format('%s: %s', base, b);
+	IF octet_length(b_label) > 200 OR octet_length(a_label) > 200 THEN
+		RAISE EXCEPTION 'label is too long for a comparison'
+			USING ERRCODE = 'invalid_parameter_value',
+				  DETAIL = format('The runs are recorded under "%s: <name>", at most 200 bytes.', base);
+	END IF;
+	IF EXISTS (SELECT 1 FROM @extschema@.bench_run r WHERE r.label IN (a_label, b_label)) THEN
+		RAISE EXCEPTION 'label "%" already holds runs', CASE WHEN EXISTS (SELECT 1 FROM @extschema@.bench_run r WHERE r.label = a_label) THEN a_label ELSE b_label END
+			USING ERRCODE = 'duplicate_object',
+				  DETAIL = 'A comparison''s verdict covers its own rounds only.',
+				  HINT = 'Choose another label, or compare the recorded labels with bench_compare.';
+	END IF;
+END;
+$$;
+
+COMMENT ON FUNCTION _bench_compare_labels(text, text, text) IS
+'internal: the labels a comparison records its two sides under, checked';
+
+-- EXECUTE stays with PUBLIC: bench_compare_relations, which anyone may
+-- run, calls it as its caller; it records nothing and reads only what
+-- bench_run shows the caller.
+
+CREATE FUNCTION bench_compare_tablespaces(
+	a name,								-- the baseline tablespace
+	b name,								-- the candidate
+	tests text[] DEFAULT '{seqwrite,seqread,randread}',	-- as bench_tablespace_io
+	size text DEFAULT '1GB',			-- file size, pg_size_bytes syntax
+	duration interval DEFAULT '10s',	-- cap of the random and sync tests
+	iodepth integer DEFAULT 1,			-- operations in flight, 1 .. 256 (io_uring above 1)
+	rounds integer DEFAULT 5,			-- runs of each tablespace, 2 .. 100
+	label text DEFAULT NULL,			-- runs recorded under '<label>: <a>' and '<label>: <b>'
+	block_size text DEFAULT '8kB',		-- bytes per operation
+	direct boolean DEFAULT true,		-- O_DIRECT: the storage, not the page cache
+	OUT test text,						-- the I/O test
+	OUT metric text,					-- what is compared (bench_compare's headline metrics)
+	OUT a_value float8,					-- mean over the rounds, on a
+	OUT b_value float8,					-- on b
+	OUT ratio float8,					-- b / a
+	OUT ratio_low float8,				-- the ratio's 95 % interval
+	OUT ratio_high float8,
+	OUT runs integer,					-- runs on each side (the rounds done)
+	OUT verdict text,					-- '<b> better', '<a> better', 'within noise', or no verdict: ...
+	OUT a_label text,					-- where the runs are recorded
+	OUT b_label text
+)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+#variable_conflict use_column
+DECLARE
+	ts_a name := $1;
+	ts_b name := $2;
+	n integer := $7;
+	la text;
+	lb text;
+	base text;
+	first_ts name;
+	second_ts name;
+	quiet text;
+BEGIN
+	IF ts_a IS NULL OR ts_b IS NULL OR $3 IS NULL OR $4 IS NULL OR $5 IS NULL OR $6 IS NULL OR n IS NULL OR $9 IS NULL OR $10 IS NULL THEN
+		RAISE EXCEPTION '% cannot be null',
+			CASE WHEN ts_a IS NULL THEN 'a' WHEN ts_b IS NULL THEN 'b' WHEN $3 IS NULL THEN 'tests'
+				 WHEN $4 IS NULL THEN 'size' WHEN $5 IS NULL THEN 'duration' WHEN $6 IS NULL THEN 'iodepth'
+				 WHEN n IS NULL THEN 'rounds' WHEN $9 IS NULL THEN 'block_size' ELSE 'direct' END
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	-- both exist before either is measured
+	IF NOT EXISTS (SELECT 1 FROM pg_tablespace t WHERE t.spcname = ts_a) THEN
+		RAISE EXCEPTION 'tablespace "%" does not exist', ts_a USING ERRCODE = 'undefined_object';
+	END IF;
+	IF NOT EXISTS (SELECT 1 FROM pg_tablespace t WHERE t.spcname = ts_b) THEN
+		RAISE EXCEPTION 'tablespace "%" does not exist', ts_b USING ERRCODE = 'undefined_object';
+	END IF;
+	IF n < 2 OR n > 100 THEN
+		RAISE EXCEPTION 'rounds must be between 2 and 100'
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'A verdict needs the spread of two rounds at least; five is a good start.';
+	END IF;
+	SELECT l.a_label, l.b_label, l.base INTO la, lb, base
+	  FROM @extschema@._bench_compare_labels($8, ts_a, ts_b) l;
+
+	-- the runs' own notices would repeat every round: the result says it once
+	quiet := current_setting('client_min_messages');
+	PERFORM set_config('client_min_messages', 'warning', true);
+	FOR r IN 1 .. n LOOP
+		IF r % 2 = 1 THEN first_ts := ts_a; second_ts := ts_b;
+		ELSE first_ts := ts_b; second_ts := ts_a; END IF;
+		RAISE DEBUG 'round % of %: % then %', r, n, first_ts, second_ts;
+		PERFORM FROM @extschema@.bench_tablespace_io(first_ts, size => $4, block_size => $9, tests => $3,
+				streams => 1, direct => $10, duration => $5,
+				label => CASE WHEN first_ts = ts_a THEN la ELSE lb END,
+				record => true, iodepth => $6, repeat => 1);
+		PERFORM FROM @extschema@.bench_tablespace_io(second_ts, size => $4, block_size => $9, tests => $3,
+				streams => 1, direct => $10, duration => $5,
+				label => CASE WHEN second_ts = ts_a THEN la ELSE lb END,
+				record => true, iodepth => $6, repeat => 1);
+	END LOOP;
+	PERFORM set_config('client_min_messages', quiet, true);
+
+	RETURN QUERY
+	SELECT c.test, c.metric, c.baseline_value, c.candidate_value, c.ratio,
+		   greatest(0, round((c.ratio - c.noise_pct / 100)::numeric, 3))::float8,
+		   round((c.ratio + c.noise_pct / 100)::numeric, 3)::float8,
+		   least(c.baseline_runs, c.candidate_runs),
+		   CASE c.verdict WHEN 'better' THEN format('%s better', ts_b)
+						  WHEN 'worse' THEN format('%s better', ts_a)
+						  ELSE c.verdict END,
+		   la, lb
+	  FROM @extschema@.bench_compare(la, lb) c;
+	RAISE NOTICE 'runs recorded under labels "%" and "%"', la, lb
+		USING HINT = format('bench_chart(%L) draws them; bench_compare(%L, %L, metrics => ...) compares other metrics.',
+							base || ': %', la, lb);
+END;
+$$;
+
+COMMENT ON FUNCTION bench_compare_tablespaces(name, name, text[], text, interval, integer, integer, text, text, boolean) IS
+'compare two tablespaces test by test, one after the other in alternating rounds, with a verdict and the ratio''s 95 % interval';
+
+REVOKE ALL ON FUNCTION bench_compare_tablespaces(name, name, text[], text, interval, integer, integer, text, text, boolean) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION bench_compare_tablespaces(name, name, text[], text, interval, integer, integer, text, text, boolean) TO pg_write_server_files;
+
+CREATE FUNCTION bench_compare_relations(
+	a regclass,							-- the baseline relation
+	b regclass,							-- the candidate (the same table on another tablespace, say)
+	mode text DEFAULT 'heap',			-- as bench_seqscan
+	cache text DEFAULT 'cold',			-- as bench_seqscan
+	rounds integer DEFAULT 5,			-- scans of each relation, 2 .. 100
+	label text DEFAULT NULL,			-- runs recorded under '<label>: <a>' and '<label>: <b>'
+	OUT test text,						-- the scan mode
+	OUT cache_state text,				-- warm, cold, or not cold: cold runs that found 1 % or more cached (see bench_compare)
+	OUT metric text,
+	OUT a_value float8,
+	OUT b_value float8,
+	OUT ratio float8,					-- b / a
+	OUT ratio_low float8,				-- the ratio's 95 % interval
+	OUT ratio_high float8,
+	OUT runs integer,					-- runs on each side (the rounds done)
+	OUT verdict text,					-- '<b> better', '<a> better', 'within noise', or no verdict: ...
+	OUT a_label text,
+	OUT b_label text
+)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+#variable_conflict use_column
+DECLARE
+	rel_a regclass := $1;
+	rel_b regclass := $2;
+	n integer := $5;
+	la text;
+	lb text;
+	first_rel regclass;
+	second_rel regclass;
+	quiet text;
+BEGIN
+	IF rel_a IS NULL OR rel_b IS NULL OR $3 IS NULL OR $4 IS NULL OR n IS NULL THEN
+		RAISE EXCEPTION '% cannot be null',
+			CASE WHEN rel_a IS NULL THEN 'a' WHEN rel_b IS NULL THEN 'b' WHEN $3 IS NULL THEN 'mode'
+				 WHEN $4 IS NULL THEN 'cache' ELSE 'rounds' END
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF n < 2 OR n > 100 THEN
+		RAISE EXCEPTION 'rounds must be between 2 and 100'
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'A verdict needs the spread of two rounds at least; five is a good start.';
+	END IF;
+	SELECT l.a_label, l.b_label INTO la, lb
+	  FROM @extschema@._bench_compare_labels($6, rel_a::text, rel_b::text) l;
+
+	-- a cold run's warning would repeat every round: bench_compare says
+	-- once which runs were not cold, and cache_state shows it
+	quiet := current_setting('client_min_messages');
+	PERFORM set_config('client_min_messages', 'error', true);
+	FOR r IN 1 .. n LOOP
+		IF r % 2 = 1 THEN first_rel := rel_a; second_rel := rel_b;
+		ELSE first_rel := rel_b; second_rel := rel_a; END IF;
+		PERFORM FROM @extschema@.bench_seqscan(first_rel, mode => $3, cache => $4, repeat => 1,
+				label => CASE WHEN first_rel = rel_a THEN la ELSE lb END, record => true);
+		PERFORM FROM @extschema@.bench_seqscan(second_rel, mode => $3, cache => $4, repeat => 1,
+				label => CASE WHEN second_rel = rel_a THEN la ELSE lb END, record => true);
+	END LOOP;
+	PERFORM set_config('client_min_messages', quiet, true);
+
+	RETURN QUERY
+	SELECT c.test, c.cache, c.metric, c.baseline_value, c.candidate_value, c.ratio,
+		   greatest(0, round((c.ratio - c.noise_pct / 100)::numeric, 3))::float8,
+		   round((c.ratio + c.noise_pct / 100)::numeric, 3)::float8,
+		   least(c.baseline_runs, c.candidate_runs),
+		   CASE c.verdict WHEN 'better' THEN format('%s better', rel_b)
+						  WHEN 'worse' THEN format('%s better', rel_a)
+						  ELSE c.verdict END,
+		   la, lb
+	  FROM @extschema@.bench_compare(la, lb) c;
+	RAISE NOTICE 'runs recorded under labels "%" and "%"', la, lb;
+END;
+$$;
+
+COMMENT ON FUNCTION bench_compare_relations(regclass, regclass, text, text, integer, text) IS
+'compare sequential scans of two relations (the same table on two tablespaces, say), one after the other in alternating rounds, with a verdict and the ratio''s 95 % interval';
+
+--
+-- bench_tablespace_advice: repeat.  The measurements move between runs
+-- (random_page_cost 1.2 then 1.3, effective_io_concurrency 64 then 32 on
+-- one filesystem minutes apart), so the advice measures repeat times (3
+-- by default), each set recorded under '<label> #i' (or read from there,
+-- recorded by an earlier call), suggests the median
+-- of the repeats' suggestions, and puts their spread in the evidence,
+-- saying so when the repeats disagree at the suggestion's rounding.  1.1's
+-- function, which measures once, is kept as _bench_tablespace_advice_once
+-- and does the measuring.
+--
+ALTER FUNCTION bench_tablespace_advice(name, text, interval, text, boolean, float8)
+	RENAME TO _bench_tablespace_advice_once;
+
+COMMENT ON FUNCTION _bench_tablespace_advice_once(name, text, interval, text, boolean, float8) IS
+'internal: one set of measurements and the advice from it (bench_tablespace_advice of 1.1)';
+
+CREATE FUNCTION bench_tablespace_advice(
+	tablespace name DEFAULT 'pg_default',
+	size text DEFAULT '1GB',			-- file size of each measurement, pg_size_bytes syntax
+	duration interval DEFAULT '10s',	-- time cap of each random-read measurement
+	label text DEFAULT NULL,			-- use the measurements recorded under it (a label or a run id)
+	record boolean DEFAULT true,		-- record the measurements and the advice
+	cache_hit_share float8 DEFAULT NULL,	-- share of reads served from cache, 0 .. 1; NULL: from pg_statio
+	repeat integer DEFAULT 3			-- sets of measurements, 1 .. 20; the median suggestion, with the spread (1.2)
+)
+RETURNS SETOF bench_advice
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ts_name name := $1;
+	run_label text := $4;
+	keep boolean := $5;
+	n integer := $7;
+	sets jsonb := '[]';				-- per repeat: its advice rows, in order
+	sub text[] := '{}';				-- the repeats' labels
+	advice jsonb := '[]';
+	out @extschema@.bench_advice;
+	s record;
+	vals text[];
+	picked integer;
+	lo text;
+	hi text;
+BEGIN
+	IF n IS NULL THEN
+		RAISE EXCEPTION 'repeat cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF n < 1 OR n > 20 THEN
+		RAISE EXCEPTION 'repeat must be between 1 and 20'
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Each repeat measures the tablespace again: 3 shows the spread.';
+	END IF;
+
+	-- advice from measurements recorded under a label (or a run id), or
+	-- one set measured now: as 1.1.  A label whose sets an earlier call
+	-- recorded under '<label> #i' is read from there.
+	IF run_label ~ '^[0-9]+$'
+	   OR (run_label IS NOT NULL AND EXISTS (
+			SELECT 1 FROM @extschema@.bench_history h
+			 WHERE h.run_id = ANY (@extschema@.bench_run_ids(run_label))
+			   AND h.test IN ('seqread', 'randread')))
+	   OR (n = 1 AND NOT EXISTS (
+			SELECT 1 FROM @extschema@.bench_run r
+			 WHERE r.label = format('%s #1', run_label))) THEN
+		RETURN QUERY SELECT * FROM @extschema@._bench_tablespace_advice_once($1, $2, $3, $4, $5, $6);
+		RETURN;
+	END IF;
+
+	IF keep AND run_label IS NULL THEN
+		run_label := format('advice %s %s', ts_name,
+							to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI:SS.MS'));
+	END IF;
+	-- each set under '<label> #i': measured there, or (recorded before,
+	-- by an earlier call with this label) read from there
+	FOR i IN 1 .. n LOOP
+		sub := sub || CASE WHEN run_label IS NOT NULL THEN format('%s #%s', run_label, i) END;
+		sets := sets || jsonb_build_array(
+			(SELECT coalesce(jsonb_agg(to_jsonb(a) ORDER BY a.ord), '[]')
+			   FROM @extschema@._bench_tablespace_advice_once($1, $2, $3, sub[i], keep, $6)
+					WITH ORDINALITY AS a(tablespace, setting, current_value,
+							suggested_value, evidence, statement, ord)));
+	END LOOP;
+
+	-- per setting (in the order of the first set): the repeats' values,
+	-- the median one (the lower of the middle two for an even count, so
+	-- that it is a value the advice itself gave), and its row
+	FOR s IN
+		SELECT e.ordinality AS ord, e.value ->> 'setting' AS setting
+		  FROM jsonb_array_elements(sets -> 0) WITH ORDINALITY e
+	LOOP
+		SELECT array_agg(v.val ORDER BY v.sort_key NULLS LAST, v.rep)
+		  INTO vals
+		  FROM (SELECT r.ordinality AS rep, x.value ->> 'suggested_value' AS val,
+					   CASE WHEN x.value ->> 'suggested_value' ~ '^[0-9]+(\.[0-9]+)?$'
+							THEN (x.value ->> 'suggested_value')::numeric
+							WHEN x.value ->> 'suggested_value' ~ '^[0-9]+ ?(bytes|kB|MB|GB)$'
+							THEN pg_size_bytes(x.value ->> 'suggested_value')::numeric END AS sort_key
+				  FROM jsonb_array_elements(sets) WITH ORDINALITY r,
+					   jsonb_array_elements(r.value) x
+				 WHERE x.value ->> 'setting' = s.setting) v;
+		vals := array_remove(vals, NULL);
+		-- the repeat whose suggestion is the median, else the first
+		picked := 1;
+		IF cardinality(vals) > 0 THEN
+			SELECT r.ordinality INTO picked
+			  FROM jsonb_array_elements(sets) WITH ORDINALITY r, jsonb_array_elements(r.value) x
+			 WHERE x.value ->> 'setting' = s.setting
+			   AND x.value ->> 'suggested_value' = vals[(cardinality(vals) + 1) / 2]
+			 ORDER BY r.ordinality LIMIT 1;
+		END IF;
+		SELECT (jsonb_populate_record(NULL::@extschema@.bench_advice, x.value)).* INTO out
+		  FROM jsonb_array_elements(sets -> (picked - 1)) x
+		 WHERE x.value ->> 'setting' = s.setting;
+		lo := vals[1];
+		hi := vals[cardinality(vals)];
+		IF n = 1 THEN
+			out.evidence := out.evidence || ' One set of measurements: how much the figure moves between runs is not known (repeat => 3 shows it).';
+		ELSE
+			out.evidence := out.evidence || format(' Over %s repeats: %s.', n,
+				(SELECT string_agg(coalesce(x.value ->> 'suggested_value', 'none'), ', ' ORDER BY r.ordinality)
+				   FROM jsonb_array_elements(sets) WITH ORDINALITY r, jsonb_array_elements(r.value) x
+				  WHERE x.value ->> 'setting' = s.setting));
+			IF cardinality(vals) > 0 AND lo IS DISTINCT FROM hi THEN
+				out.evidence := out.evidence || format(' The repeats disagree at this rounding (%s to %s): the figure is not stable enough to choose between them; more repeats or a longer duration narrow it.', lo, hi);
+			ELSIF cardinality(vals) > 0 AND cardinality(vals) < n THEN
+				out.evidence := out.evidence || format(' %s of %s repeats suggested nothing.', n - cardinality(vals), n);
+			ELSIF cardinality(vals) > 0 THEN
+				out.evidence := out.evidence || ' The repeats agree.';
+			END IF;
+		END IF;
+		advice := advice || jsonb_build_array(to_jsonb(out));
+		RETURN NEXT out;
+	END LOOP;
+
+	IF keep THEN
+		PERFORM @extschema@.bench_record('tablespace_advice'::pg_catalog.text, ts_name::pg_catalog.text, advice, run_label,
+							 jsonb_build_object('tablespace', ts_name, 'size', $2,
+												'duration', $3, 'label', $4,
+												'measured', true, 'repeat', n,
+												'repeat_labels', to_jsonb(sub),
+												'cache_hit_share', $6));
+		RAISE NOTICE 'advice recorded under label "%", its % sets of measurements under "%" .. "%"',
+			run_label, n, sub[1], sub[n]
+			USING HINT = format('Apply it with bench_apply_advice(%L, %L).', ts_name, run_label);
+	END IF;
+	RETURN;
+END;
+$$;
+
+COMMENT ON FUNCTION bench_tablespace_advice(name, text, interval, text, boolean, float8, integer) IS
+'suggest random_page_cost, effective_io_concurrency, maintenance_io_concurrency and io_combine_limit for a tablespace from repeated measurements of it, with the evidence and its spread';
+
+--
+-- The DBA's grants and revokes on the functions replaced above, carried
+-- over (see the top of this part), and pg_init_privs set back to what
+-- this script gave the new functions.
+--
+DO $carry$
+DECLARE
+	saved jsonb := pg_catalog.current_setting('bs_update.replaced_acls')::jsonb;
+	f record;
+	g record;
+	script_init aclitem[];
+	old_acl aclitem[];
+	old_init aclitem[];
+BEGIN
+	FOR f IN
+		SELECT p.oid, p.proname, p.oid::pg_catalog.regprocedure::text AS sig
+		  FROM pg_catalog.pg_proc p
+		  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+		   AND d.objid = p.oid AND d.deptype = 'e'
+		  JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname = 'benchstore'
+		 WHERE saved ? p.proname
+	LOOP
+		old_acl := ARRAY(SELECT pg_catalog.jsonb_array_elements_text(saved -> f.proname -> 'acl'))::aclitem[];
+		old_init := ARRAY(SELECT pg_catalog.jsonb_array_elements_text(saved -> f.proname -> 'init'))::aclitem[];
+		SELECT i.initprivs INTO script_init FROM pg_catalog.pg_init_privs i
+		 WHERE i.objoid = f.oid AND i.classoid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND i.objsubid = 0;
+		FOR g IN
+			SELECT 'GRANT' AS verb, x.grantee, x.privilege_type, x.is_grantable
+			  FROM (SELECT a.grantee, a.privilege_type, a.is_grantable FROM pg_catalog.aclexplode(old_acl) a
+					EXCEPT
+					SELECT a.grantee, a.privilege_type, a.is_grantable FROM pg_catalog.aclexplode(old_init) a) x
+			UNION ALL
+			SELECT 'REVOKE', x.grantee, x.privilege_type, false
+			  FROM (SELECT a.grantee, a.privilege_type FROM pg_catalog.aclexplode(old_init) a
+					EXCEPT
+					SELECT a.grantee, a.privilege_type FROM pg_catalog.aclexplode(old_acl) a) x
+		LOOP
+			EXECUTE pg_catalog.format('%s %s ON FUNCTION %s %s %s%s', g.verb, g.privilege_type, f.sig,
+				CASE g.verb WHEN 'GRANT' THEN 'TO' ELSE 'FROM' END,
+				CASE WHEN g.grantee = 0 THEN 'PUBLIC'
+					 ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(g.grantee)) END,
+				CASE WHEN g.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
+		END LOOP;
+		IF script_init IS NULL THEN
+			DELETE FROM pg_catalog.pg_init_privs i
+			 WHERE i.objoid = f.oid AND i.classoid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND i.objsubid = 0;
+		ELSE
+			UPDATE pg_catalog.pg_init_privs i SET initprivs = script_init
+			 WHERE i.objoid = f.oid AND i.classoid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND i.objsubid = 0;
+		END IF;
+	END LOOP;
+END;
+$carry$;

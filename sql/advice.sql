@@ -78,6 +78,29 @@ $$;
 
 SELECT * FROM pg_temp.advise('regress flash', 0.5);
 SELECT * FROM pg_temp.advise('regress disk', 0.9);
+
+-- repeat (3 by default): the sets of measurements under '<label> #1' ..
+-- '#3', as a call with label => 'regress rep' records them, give the
+-- median of their suggestions, and the evidence lists every set's and
+-- says where they disagree.  The second set's random reads take 90 µs
+-- and stop growing at depth 8; the third's take 84 µs.
+SELECT bench_record('fio', 'regress_bs_adv',
+	pg_temp.figures('{2000}', '{12500,24000,45000,80000,120000,128000,130000}', 80, 75),
+	'regress rep #1') > 0 AS recorded;
+SELECT bench_record('fio', 'regress_bs_adv',
+	pg_temp.figures('{2000}', '{11000,21000,40000,70000,74000,75000,75000}', 90, 85),
+	'regress rep #2') > 0 AS recorded;
+SELECT bench_record('fio', 'regress_bs_adv',
+	pg_temp.figures('{2000}', '{12000,23000,44000,79000,118000,126000,128000}', 84, 80),
+	'regress rep #3') > 0 AS recorded;
+SELECT * FROM pg_temp.advise('regress rep', 0.5);
+-- repeat => 1: the first set alone
+SELECT setting, suggested_value, evidence LIKE '% One set of measurements: how much the figure moves between runs is not known (repeat => 3 shows it).' AS one_set
+FROM bench_tablespace_advice('regress_bs_adv', label => 'regress rep', repeat => 1, cache_hit_share => 0.5, record => false)
+WHERE setting <> 'io_combine_limit';
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_advice('regress_bs_adv', label => 'regress flash', repeat => 0)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_advice('regress_bs_adv', label => 'regress flash', repeat => 21)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_advice('regress_bs_adv', label => 'regress flash', repeat => NULL)$$);
 SELECT * FROM pg_temp.advise('regress cached', 0.5);
 SELECT * FROM pg_temp.advise('regress buffered', 0.5);
 SELECT * FROM pg_temp.advise('regress partial', 0.5);

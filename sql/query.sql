@@ -77,10 +77,12 @@ FROM bench_query('SELECT sum(length(doc)) FROM bq_wide');
 -- Cold, the TOAST table and its index are locked and evicted like the
 -- rest (the index was opened unlocked once: an assert-enabled server
 -- aborted here).
+SET client_min_messages = error;
 SELECT rows, cardinality(relations) AS n,
 	   relations[3] = (SELECT indexrelid FROM pg_index
 					   WHERE indrelid = (SELECT reltoastrelid FROM pg_class WHERE oid = 'bq_wide'::regclass))::regclass AS toast_index_listed
 FROM bench_query('SELECT sum(length(doc)) FROM bq_wide', cache => 'cold', record => false);
+RESET client_min_messages;
 -- A view reads its tables.
 CREATE VIEW bq_view AS SELECT t.id, u.name FROM bq_t t JOIN bq_u u USING (grp);
 SELECT rows, relations FROM bench_query('SELECT * FROM bq_view WHERE id <= 100');
@@ -107,8 +109,10 @@ RESET client_min_messages;
 
 -- read_ms with track_io_timing.
 SET track_io_timing = on;
+SET client_min_messages = error;
 SELECT read_ms IS NOT NULL AND read_ms >= 0 AS read_ms_ok
 FROM bench_query('SELECT count(*) FROM bq_t', 'cold');
+RESET client_min_messages;
 SET track_io_timing = off;
 
 -- Read-only by default: a query that writes is refused, however it writes.

@@ -150,6 +150,18 @@ SELECT run, mode, cache, pages_ok, tuples_ok, blocks_ok
 FROM check_run('bs_temp', (SELECT count(*) FROM bs_temp));
 SELECT run, mode, cache, pages_ok, blocks_ok FROM check_run('bs_temp', NULL, 'buffer');
 SELECT run, mode, cache, pages_ok, tuples_ok FROM check_run('bs_temp', (SELECT count(*) FROM bs_temp), 'heap', 'cold');
+-- A cold run says how cold it was: cached_pct, the share of its pages a
+-- cache held when it began, and warnings in words (warm runs: NULL).  A
+-- temporary table's pages stay in the session's local buffers, which no
+-- eviction reaches, on every version (shared buffers and the page cache
+-- depend on the version and the filesystem: the TAP tests check those).
+SELECT run, cache, cached_pct,
+	   warnings LIKE format('%s of %s pages were in this session''s local buffers (a temporary table''s pages stay there).%%',
+							pages, pages) AS says_local,
+	   warnings LIKE '%This run was not cold: 100.0 % of its pages were cached.' AS says_not_cold
+FROM bench_seqscan('bs_temp', cache => 'cold', record => false);
+SELECT mode, cached_pct IS NULL AS no_pct, warnings IS NULL AS no_warnings
+FROM unnest(ARRAY['heap', 'buffer', 'raw']) m, bench_seqscan('bs_temp', m, record => false);
 -- Raw mode writes the session's local buffers to the files first (no
 -- checkpoint does), so it finds every row of a temporary table too.
 CREATE TEMP TABLE bs_temp_static AS SELECT g AS id FROM generate_series(1, 4000) g;
@@ -172,6 +184,31 @@ SELECT mode, pages, tuples FROM bench_seqscan('bs_seq', 'raw');
 
 -- The result names the relation and its tablespace.
 SELECT relation, tablespace FROM bench_seqscan('bs_t'::regclass::oid::regclass);
+
+-- Two relations compared in one call: rounds of one scan each, in
+-- alternating order, recorded under '<label>: <relation>', bench_compare's
+-- verdict with the ratio's 95 % interval.
+CREATE TABLE bs_t_copy AS SELECT * FROM bs_t;
+SELECT test, cache_state, metric, runs, a_label, b_label,
+	   ratio_low <= ratio AND ratio <= ratio_high AS interval_ok,
+	   verdict IN ('public.bs_t better', 'public.bs_t_copy better', 'within noise') AS verdict_ok
+FROM bench_compare_relations('bs_t', 'bs_t_copy', mode => 'buffer', cache => 'warm', rounds => 3,
+							 label => 'regress cmp');
+SELECT label, count(*) AS runs, min(h.test) AS mode, min(h.cache) AS cache
+FROM bench_history h WHERE label LIKE 'regress cmp: %' GROUP BY label ORDER BY label;
+-- the order alternates: bs_t first in rounds 1 and 3, bs_t_copy in round 2
+SELECT array_agg(h.target ORDER BY h.run_id) AS order_run
+FROM bench_history h WHERE label LIKE 'regress cmp: %';
+SELECT * FROM expect_error($$SELECT * FROM bench_compare_relations('bs_t', 'bs_t_copy', cache => 'warm', label => 'regress cmp')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_compare_relations('bs_t', 'bs_t', cache => 'warm')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_compare_relations('bs_t', 'bs_t_copy', rounds => 1)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_compare_relations('bs_t', NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_compare_relations('bs_t', 'bs_t_copy', mode => 'index', cache => 'warm', label => 'regress cmp bad')$$);
+BEGIN READ ONLY;
+SELECT * FROM expect_error($$SELECT * FROM bench_compare_relations('bs_t', 'bs_t_copy', cache => 'warm')$$);
+ROLLBACK;
+SELECT bench_forget(label) FROM (SELECT DISTINCT label FROM bench_run WHERE label LIKE 'regress cmp%') l;
+DROP TABLE bs_t_copy;
 
 RESET client_min_messages;
 

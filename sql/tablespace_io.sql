@@ -58,6 +58,37 @@ FROM bench_tablespaces_io('{pg_default,regress_bs_ts}', size => '2MB', streams =
 SELECT tablespace, test, bytes FROM bench_tablespace_io('regress_bs_ts', size => '1MB',
 														 tests => '{seqwrite}', direct => false);
 
+-- repeat: the whole sequence of tests again, the rows numbered by run.
+SELECT run, test, bytes, io_ok(r) AS ok, warnings
+FROM bench_tablespace_io(size => '1MB', tests => '{seqwrite,seqread}', direct => false,
+						 repeat => 2, record => false) r;
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1MB', repeat => 0)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1MB', repeat => 1001)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1MB', repeat => NULL)$$);
+-- bench_tablespaces_io runs its tablespaces at the same time, and each
+-- row says so, and what that measures.
+SELECT tablespace, test, run, warnings
+FROM bench_tablespaces_io('{pg_default,regress_bs_ts}', size => '1MB', tests => '{seqread}',
+						  direct => false, repeat => 2, record => false);
+
+-- Two tablespaces compared in one call: one after the other, the first
+-- alternating by round, recorded under '<label>: <tablespace>'; the
+-- verdict is bench_compare's, with the ratio's 95 % interval.
+SELECT test, metric, runs, a_label, b_label,
+	   ratio_low <= ratio AND ratio <= ratio_high AS interval_ok,
+	   verdict IN ('regress_bs_ts better', 'pg_default better', 'within noise') AS verdict_ok
+FROM bench_compare_tablespaces('pg_default', 'regress_bs_ts', tests => '{seqwrite,randread}',
+							   size => '1MB', duration => '100ms', rounds => 3,
+							   label => 'regress ts', direct => false);
+SELECT array_agg(h.target ORDER BY h.run_id) AS order_run
+FROM bench_history h WHERE h.label LIKE 'regress ts: %' AND h.test = 'seqwrite';
+SELECT * FROM expect_error($$SELECT * FROM bench_compare_tablespaces('pg_default', 'regress_bs_ts', size => '1MB', direct => false, label => 'regress ts')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_compare_tablespaces('pg_default', 'pg_default')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_compare_tablespaces('pg_default', 'regress_bs_ts', rounds => 1)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_compare_tablespaces('pg_default', 'regress_bs_ts', rounds => NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_compare_tablespaces('pg_default', 'no_such_ts', size => '1MB', direct => false, label => 'regress ts2')$$);
+SELECT bench_forget(label) FROM (SELECT DISTINCT label FROM bench_run WHERE label LIKE 'regress ts%') l;
+
 -- No file is left behind, in either tablespace.
 SELECT count(*) AS files_left FROM pg_ls_tmpdir();
 SELECT count(*) AS files_left_in_regress_bs_ts
@@ -139,15 +170,16 @@ RESET ROLE;
 REVOKE pg_write_server_files FROM regress_bs_io;
 SET ROLE regress_bs_io;
 SELECT err_code, message FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1MB')$$);
+SELECT err_code, message FROM expect_error($$SELECT * FROM bench_compare_tablespaces('pg_default', 'regress_bs_ts')$$);
 RESET ROLE;
 -- EXECUTE granted by hand does not bypass the check in C.
-GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer)
+GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer)
 	TO regress_bs_io;
 SET ROLE regress_bs_io;
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1MB', direct => false)$$);
 RESET ROLE;
 
-REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer)
+REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer)
 	FROM regress_bs_io;
 DROP TABLESPACE regress_bs_ts;
 DROP ROLE regress_bs_io;

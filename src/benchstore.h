@@ -110,8 +110,29 @@ extern int64 bs_map_relation_buffers(Relation rel, BlockNumber nblocks);
 extern uint64 bs_main_fork_bytes(List *relids);
 extern char *bs_segment_path(const char *fork_path, BlockNumber segno);
 extern void bs_check_checkpoint_privilege(bool for_eviction);
-extern uint64 bs_make_target_cold(BsTarget *target);
-extern void bs_warn_still_cached(Relation rel, uint64 cached_bytes);
+
+/*
+ * What a cold run's preparation left in the caches above the storage when
+ * the timed run began (bs_make_target_cold), so that a row can say whether
+ * the run was cold.
+ */
+typedef struct BsColdState
+{
+	int64		total_pages;	/* main-fork blocks of the target */
+	int64		shared_pages;	/* of them still in shared buffers */
+	int64		local_pages;	/* in this session's local buffers (temp tables) */
+	int64		evicted_buffers;	/* shared buffers the eviction dropped (17+) */
+	uint64		os_cached_bytes;	/* left in the OS page cache after eviction */
+} BsColdState;
+
+/* a cold run is called not cold from this share of its pages cached on */
+#define BS_NOT_COLD_PCT		1.0
+
+extern void bs_make_target_cold(BsTarget *target, BsColdState *state);
+extern int64 bs_target_buffered_pages(BsTarget *target, int64 *local_pages);
+extern double bs_cold_cached_pct(const BsColdState *state);
+extern char *bs_cold_warnings(const BsColdState *state);
+extern void bs_warn_not_cold(const char *what, const BsColdState *state);
 extern void bs_evict_relation(Relation rel, bool sync_first, int *nfiles,
 							  uint64 *file_bytes);
 extern void bs_os_cache_residency(Relation rel, int *nfiles,

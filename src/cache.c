@@ -8,9 +8,11 @@
  * Eviction is posix_fadvise(POSIX_FADV_DONTNEED) on every segment file of
  * the main fork, after a checkpoint has written and synced every dirty
  * shared buffer.  DONTNEED never discards dirty data: pages not yet written
- * back simply stay cached, which is why the checkpoint comes first.  Shared
- * buffers are never dropped; a cold scan bypasses them where PostgreSQL
- * allows (the bulk-read ring) and reports what it still found there.
+ * back simply stay cached, which is why the checkpoint comes first.  From
+ * PostgreSQL 17 on the target's unpinned shared buffers are evicted too
+ * (EvictUnpinnedBuffer); before 17 no buffer of a live relation can be
+ * dropped.  Whatever stays cached, in either place, is counted, so that a
+ * cold run's row says how cold it was (BsColdState).
  *
  * Residency uses mincore() on a PROT_NONE mapping of each segment, read in
  * windows so that the residency vector stays small whatever the file size.
@@ -34,6 +36,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "postmaster/bgwriter.h"
+#include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/fd.h"
 #include "target.h"
@@ -147,21 +150,191 @@ bs_main_fork_bytes(List *relids)
 }
 
 /*
- * Prepare a cold run: checkpoint, so that nothing of the target is dirty,
- * then evict every relation of the target from the OS page cache.
- *
- * The kernel keeps pages that are dirty or under writeback, and pages that
- * other sessions read again at once.  Returns how many bytes of the target
- * are still cached right after the eviction, so that the caller can say so
- * rather than call a partly warm run cold.
+ * The main forks of a target's relations, as buffer tags name them: one
+ * pass over the buffer pool then serves every partition.
  */
-uint64
-bs_make_target_cold(BsTarget *target)
+typedef struct BsRelKey
+{
+	Oid			spc;
+	Oid			db;
+	Oid			relnumber;
+	bool		local;
+} BsRelKey;
+
+static int
+compare_rel_keys(const void *a, const void *b)
+{
+	const BsRelKey *x = a;
+	const BsRelKey *y = b;
+
+	if (x->relnumber != y->relnumber)
+		return x->relnumber < y->relnumber ? -1 : 1;
+	if (x->db != y->db)
+		return x->db < y->db ? -1 : 1;
+	if (x->spc != y->spc)
+		return x->spc < y->spc ? -1 : 1;
+	return 0;
+}
+
+static BsRelKey *
+target_rel_keys(BsTarget *target, int *nkeys, bool *any_local)
+{
+	BsRelKey   *keys = palloc(sizeof(BsRelKey) * Max(1, list_length(target->storage_relids)));
+	ListCell   *lc;
+	int			n = 0;
+
+	*any_local = false;
+	foreach(lc, target->storage_relids)
+	{
+		Relation	rel = relation_open(lfirst_oid(lc), NoLock);
+
+		keys[n].spc = bs_rel_spcoid(rel);
+		keys[n].db = bs_rel_dboid(rel);
+		keys[n].relnumber = bs_rel_relnumber(rel);
+		keys[n].local = RelationUsesLocalBuffers(rel);
+		*any_local |= keys[n].local;
+		n++;
+		relation_close(rel, NoLock);
+	}
+	qsort(keys, n, sizeof(BsRelKey), compare_rel_keys);
+	*nkeys = n;
+	return keys;
+}
+
+/* Whether a buffer tag names a block of the main fork of one of the keys. */
+static bool
+tag_is_target_main(const BufferTag *tag, const BsRelKey *keys, int nkeys)
+{
+	BsRelKey	probe;
+
+	if (bs_buftag_forknum(tag) != MAIN_FORKNUM)
+		return false;
+	probe.spc = bs_buftag_spcoid(tag);
+	probe.db = bs_buftag_dboid(tag);
+	probe.relnumber = bs_buftag_relnumber(tag);
+	return bsearch(&probe, keys, nkeys, sizeof(BsRelKey), compare_rel_keys) != NULL;
+}
+
+/*
+ * One pass over shared buffers: count the target's main-fork blocks they
+ * hold, evicting the unpinned ones first when asked (17+; a dirty one is
+ * written first).  Each candidate is checked without the header lock, as
+ * PostgreSQL's own eviction does, then under it.  Returns the blocks left.
+ */
+static int64
+scan_shared_buffers(const BsRelKey *keys, int nkeys, bool evict, int64 *evicted)
+{
+	int64		left = 0;
+
+	*evicted = 0;
+	for (int i = 0; i < NBuffers; i++)
+	{
+		BufferDesc *desc = GetBufferDescriptor(i);
+		uint32		state = pg_atomic_read_u32(&desc->state);
+		bool		ours;
+
+		if ((i & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (!(state & BM_VALID) || !tag_is_target_main(&desc->tag, keys, nkeys))
+			continue;
+
+#ifdef BS_CAN_EVICT_BUFFERS
+		if (evict && BUF_STATE_GET_REFCOUNT(state) == 0)
+		{
+			bool		dropped;
+#if PG_VERSION_NUM >= 180000
+			bool		flushed;
+
+			dropped = EvictUnpinnedBuffer(BufferDescriptorGetBuffer(desc), &flushed);
+#else
+			dropped = EvictUnpinnedBuffer(BufferDescriptorGetBuffer(desc));
+#endif
+			if (dropped)
+			{
+				(*evicted)++;
+				continue;
+			}
+		}
+#endif
+
+		/* still there, under the header lock? */
+		state = LockBufHdr(desc);
+		ours = (state & BM_VALID) && tag_is_target_main(&desc->tag, keys, nkeys);
+		UnlockBufHdr(desc, state);
+		if (ours)
+			left++;
+	}
+	return left;
+}
+
+/* The target's main-fork blocks in this session's local buffers. */
+static int64
+count_local_buffers(const BsRelKey *keys, int nkeys)
+{
+	int64		n = 0;
+
+	for (int i = 0; i < NLocBuffer; i++)
+	{
+		BufferDesc *desc = GetLocalBufferDescriptor(i);
+		uint32		state = pg_atomic_read_u32(&desc->state);
+
+		if ((state & BM_VALID) && tag_is_target_main(&desc->tag, keys, nkeys))
+			n++;
+	}
+	return n;
+}
+
+/*
+ * Blocks of the target's main forks in shared buffers now, and (through
+ * local_pages) in this session's local buffers.
+ */
+int64
+bs_target_buffered_pages(BsTarget *target, int64 *local_pages)
+{
+	int			nkeys;
+	bool		any_local;
+	BsRelKey   *keys = target_rel_keys(target, &nkeys, &any_local);
+	int64		evicted;
+	int64		shared = scan_shared_buffers(keys, nkeys, false, &evicted);
+
+	*local_pages = any_local ? count_local_buffers(keys, nkeys) : 0;
+	pfree(keys);
+	return shared;
+}
+
+/*
+ * Prepare a cold run: checkpoint, so that nothing of the target is dirty;
+ * from PostgreSQL 17 on, evict the target's unpinned shared buffers; then
+ * evict every relation of the target from the OS page cache.
+ *
+ * What stays cached is counted into *state, so that the caller can say so
+ * rather than call a partly warm run cold: blocks in shared buffers (all
+ * of them before 17, where no buffer of a live relation can be dropped;
+ * those other sessions pin from 17 on), in the session's local buffers
+ * (temporary tables: no eviction reaches them), and the bytes the kernel
+ * kept: pages dirty or under writeback, pages other sessions read again at
+ * once, files of an in-memory filesystem.
+ */
+void
+bs_make_target_cold(BsTarget *target, BsColdState *state)
 {
 	ListCell   *lc;
-	uint64		still_cached = 0;
+	int			nkeys;
+	bool		any_local;
+	BsRelKey   *keys;
 
+	memset(state, 0, sizeof(*state));
 	checkpoint_for_cold_run();
+
+	keys = target_rel_keys(target, &nkeys, &any_local);
+#ifdef BS_CAN_EVICT_BUFFERS
+	state->shared_pages = scan_shared_buffers(keys, nkeys, true,
+											  &state->evicted_buffers);
+#else
+	state->shared_pages = scan_shared_buffers(keys, nkeys, false,
+											  &state->evicted_buffers);
+#endif
+
 	foreach(lc, target->storage_relids)
 	{
 		Relation	rel = relation_open(lfirst_oid(lc), NoLock);
@@ -178,25 +351,100 @@ bs_make_target_cold(BsTarget *target)
 			FlushRelationBuffers(rel);
 		bs_evict_relation(rel, local, &nfiles, &bytes);
 		bs_os_cache_residency(rel, &nfiles, &bytes, &cached);
-		still_cached += cached;
+		state->os_cached_bytes += cached;
+		state->total_pages += (int64) (bytes / BLCKSZ);
 		relation_close(rel, NoLock);
 	}
-	return still_cached;
+	if (any_local)
+		state->local_pages = count_local_buffers(keys, nkeys);
+	pfree(keys);
 }
 
 /*
- * Warn that a cold run is not entirely cold: part of the relation stayed
- * in the OS page cache after the eviction.
+ * Share of the target's pages a cache above the storage held when the run
+ * began, in %: blocks in shared or local buffers plus the bytes left in
+ * the OS page cache, at most all of them.  0 for an empty relation.
+ */
+double
+bs_cold_cached_pct(const BsColdState *state)
+{
+	double		cached;
+
+	if (state->total_pages <= 0)
+		return 0.0;
+	cached = (double) (state->shared_pages + state->local_pages) +
+		(double) state->os_cached_bytes / BLCKSZ;
+	return Min(100.0, 100.0 * cached / state->total_pages);
+}
+
+/*
+ * The sentences a cold run's row carries about what stayed cached, or
+ * NULL when nothing did.
+ */
+char *
+bs_cold_warnings(const BsColdState *state)
+{
+	StringInfoData buf;
+	double		pct = bs_cold_cached_pct(state);
+
+	if (state->shared_pages == 0 && state->local_pages == 0 &&
+		state->os_cached_bytes == 0)
+		return NULL;
+
+	initStringInfo(&buf);
+	if (state->shared_pages > 0)
+	{
+#ifdef BS_CAN_EVICT_BUFFERS
+		appendStringInfo(&buf,
+						 "%lld of %lld pages were in shared buffers when the run began: other sessions had them pinned.",
+						 (long long) state->shared_pages, (long long) state->total_pages);
+#else
+		appendStringInfo(&buf,
+						 "%lld of %lld pages were in shared buffers when the run began: PostgreSQL %d cannot evict them.",
+						 (long long) state->shared_pages, (long long) state->total_pages,
+						 PG_VERSION_NUM / 10000);
+#endif
+	}
+	if (state->local_pages > 0)
+		appendStringInfo(&buf, "%s%lld of %lld pages were in this session's local buffers (a temporary table's pages stay there).",
+						 buf.len > 0 ? " " : "",
+						 (long long) state->local_pages, (long long) state->total_pages);
+	if (state->os_cached_bytes > 0)
+		appendStringInfo(&buf, "%s%.1f MB stayed in the OS page cache after eviction.",
+						 buf.len > 0 ? " " : "",
+						 state->os_cached_bytes / BS_BYTES_PER_MB);
+	if (pct >= BS_NOT_COLD_PCT)
+		appendStringInfo(&buf, " This run was not cold: %.1f %% of its pages were cached.", pct);
+	return buf.data;
+}
+
+/*
+ * Warn, once per call, that a cold run was not cold, with how to get a
+ * cold one on this server.
  */
 void
-bs_warn_still_cached(Relation rel, uint64 cached_bytes)
+bs_warn_not_cold(const char *what, const BsColdState *state)
 {
+	const char *hint;
+
+	if (state->shared_pages > 0)
+#ifdef BS_CAN_EVICT_BUFFERS
+		hint = "Run it again when the sessions that pin the relation's pages are done.";
+#else
+		hint = "PostgreSQL before 17 cannot drop a relation's shared buffers: restart the server before a cold run, or scan a relation several times larger than shared_buffers.";
+#endif
+	else if (state->local_pages > 0)
+		hint = "A temporary table's pages stay in its session's local buffers: for a cold run, use a regular or unlogged table.";
+	else if (!enableFsync)
+		hint = "fsync is off, so the checkpoint before the eviction did not write the relation to storage.";
+	else
+		hint = "The kernel keeps pages not yet written back and pages other sessions read again at once, and cannot evict files of an in-memory filesystem such as tmpfs.";
+
 	ereport(WARNING,
-			(errmsg("%.1f MB of relation \"%s\" stayed in the OS page cache after eviction",
-					cached_bytes / BS_BYTES_PER_MB, RelationGetRelationName(rel)),
-			 errdetail("The kernel keeps pages not yet written back to storage and pages that other sessions read again at once, and cannot evict files of an in-memory filesystem such as tmpfs; reads of such pages are page-cache hits."),
-			 !enableFsync ?
-			 errhint("fsync is off, so the checkpoint before the eviction did not write the relation to storage.") : 0));
+			(errmsg("cold run of %s was not cold: %.1f %% of the pages were cached when it began",
+					what, bs_cold_cached_pct(state)),
+			 errdetail_internal("%s", bs_cold_warnings(state)),
+			 errhint("%s", hint)));
 }
 
 /*
@@ -381,10 +629,13 @@ bench_cache_status(PG_FUNCTION_ARGS)
 /*
  * bench_cache_evict(relation regclass,
  *					 OUT files integer, OUT mb float8,
- *					 OUT os_cached_mb_before float8, OUT os_cached_mb_after float8)
+ *					 OUT os_cached_mb_before float8, OUT os_cached_mb_after float8,
+ *					 OUT shared_buffers_mb_before float8,
+ *					 OUT shared_buffers_mb_after float8)
  *
- * Checkpoint, then evict the relation's main fork from the OS page cache,
- * exactly as a cold bench_seqscan run does before it starts.
+ * Checkpoint, then evict the relation's main fork from shared buffers
+ * (17+) and from the OS page cache, exactly as a cold bench_seqscan run
+ * does before it starts.  1.1's definition has the first four columns.
  */
 Datum
 bench_cache_evict(PG_FUNCTION_ARGS)
@@ -394,15 +645,22 @@ bench_cache_evict(PG_FUNCTION_ARGS)
 	uint64		bytes;
 	uint64		before;
 	uint64		after;
-	Datum		values[4];
-	bool		nulls[4] = {false, false, false, false};
+	int64		shared_before;
+	int64		local_before;
+	BsColdState cold;
+	TupleDesc	tupdesc;
+	Datum		values[6];
+	bool		nulls[6] = {false, false, false, false, false, false};
 
 	bs_require_arg(fcinfo, 0, "relation");
 	bs_check_checkpoint_privilege(true);
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
 	target = bs_open_target(PG_GETARG_OID(0), false);
 
 	target_residency(target, &nfiles, &bytes, &before);
-	(void) bs_make_target_cold(target);
+	shared_before = bs_target_buffered_pages(target, &local_before);
+	bs_make_target_cold(target, &cold);
 	target_residency(target, &nfiles, &bytes, &after);
 	bs_close_target(target);
 
@@ -410,5 +668,8 @@ bench_cache_evict(PG_FUNCTION_ARGS)
 	values[1] = Float8GetDatum(bytes / BS_BYTES_PER_MB);
 	values[2] = Float8GetDatum(before / BS_BYTES_PER_MB);
 	values[3] = Float8GetDatum(after / BS_BYTES_PER_MB);
-	PG_RETURN_DATUM(cache_result(fcinfo, values, nulls, 4));
+	values[4] = Float8GetDatum((double) (shared_before + local_before) * BLCKSZ / BS_BYTES_PER_MB);
+	values[5] = Float8GetDatum((double) (cold.shared_pages + cold.local_pages) * BLCKSZ / BS_BYTES_PER_MB);
+	PG_RETURN_DATUM(cache_result(fcinfo, values, nulls,
+								 tupdesc->natts == 4 ? 4 : 6));
 }

@@ -66,6 +66,38 @@
 #define BS_CHECKPOINT_UNLOGGED	CHECKPOINT_FLUSH_ALL
 #endif
 
+/*
+ * A buffer tag's relation, database and fork, and a relation's own: PG16
+ * flattened BufferTag (spcOid, dbOid, relNumber) and RelFileNode became
+ * RelFileLocator.  Used with storage/buf_internals.h.
+ */
+#if PG_VERSION_NUM >= 160000
+#define bs_buftag_relnumber(tag)	((tag)->relNumber)
+#define bs_buftag_dboid(tag)		((tag)->dbOid)
+#define bs_buftag_spcoid(tag)		((tag)->spcOid)
+#define bs_buftag_forknum(tag)		BufTagGetForkNum(tag)
+#define bs_rel_relnumber(rel)		((rel)->rd_locator.relNumber)
+#define bs_rel_dboid(rel)			((rel)->rd_locator.dbOid)
+#define bs_rel_spcoid(rel)			((rel)->rd_locator.spcOid)
+#else
+#define bs_buftag_relnumber(tag)	((tag)->rnode.relNode)
+#define bs_buftag_dboid(tag)		((tag)->rnode.dbNode)
+#define bs_buftag_spcoid(tag)		((tag)->rnode.spcNode)
+#define bs_buftag_forknum(tag)		((tag)->forkNum)
+#define bs_rel_relnumber(rel)		((rel)->rd_node.relNode)
+#define bs_rel_dboid(rel)			((rel)->rd_node.dbNode)
+#define bs_rel_spcoid(rel)			((rel)->rd_node.spcNode)
+#endif
+
+/*
+ * Evicting one unpinned shared buffer (after writing it if dirty): PG17
+ * added EvictUnpinnedBuffer(buf), PG18 reports whether it wrote the page.
+ * Earlier servers cannot drop a buffer of a live relation.
+ */
+#if PG_VERSION_NUM >= 170000
+#define BS_CAN_EVICT_BUFFERS 1
+#endif
+
 /* The server's wal_sync_method: PG17 renamed the variable and its values. */
 #if PG_VERSION_NUM >= 170000
 #define BS_WAL_SYNC_METHOD			wal_sync_method

@@ -81,6 +81,8 @@ enum
 	COL_WORKERS_PLANNED,
 	COL_WORKERS_LAUNCHED,
 	COL_DISTRIBUTED,			/* 1.1 */
+	COL_CACHED_PCT,				/* 1.2 */
+	COL_WARNINGS,
 	BS_QUERY_NCOLS
 };
 
@@ -126,7 +128,7 @@ typedef struct BsQueryRun
 	int			workers_launched;
 	List	   *relids;			/* what the plan reads */
 	uint64		bytes;			/* their main forks' size before the run */
-	uint64		still_cached;	/* cold: bytes eviction left in the page cache */
+	BsColdState cold;			/* cold: what the eviction left cached */
 	bool		distributed;	/* reads Citus tables: sized by their shards */
 } BsQueryRun;
 
@@ -489,7 +491,7 @@ plan_and_execute(const BsQuerySpec *spec, BsQueryRun *qr)
 		bs_check_plan_permissions(stmt);
 		memset(&target, 0, sizeof(target));
 		target.storage_relids = qr->relids;
-		qr->still_cached = bs_make_target_cold(&target);
+		bs_make_target_cold(&target, &qr->cold);
 		foreach(lc, citus)
 			bs_citus_evict_shards(lfirst_oid(lc));
 	}
@@ -678,7 +680,7 @@ bench_query(PG_FUNCTION_ARGS)
 	bool		allow_writes;
 	RawStmt    *raw;
 	BsRun		history;
-	bool		warned_still_cached = false;
+	bool		warned_not_cold = false;
 	MemoryContext outercxt;
 	MemoryContext runcxt;
 	ErrorContextCallback errcallback;
@@ -712,9 +714,10 @@ bench_query(PG_FUNCTION_ARGS)
 		bs_check_checkpoint_privilege(false);
 
 	InitMaterializedSRF(fcinfo, 0);
-	/* 1.0's definition has no distributed column */
+	/* 1.0's definition ends before distributed, 1.1's before cached_pct */
 	if (rsinfo->setDesc->natts != BS_QUERY_NCOLS &&
-		rsinfo->setDesc->natts != BS_QUERY_NCOLS - 1)
+		rsinfo->setDesc->natts != COL_CACHED_PCT &&
+		rsinfo->setDesc->natts != COL_DISTRIBUTED)
 		elog(ERROR, "bench_query: result has %d columns, expected %d",
 			 rsinfo->setDesc->natts, BS_QUERY_NCOLS);
 	BlessTupleDesc(rsinfo->setDesc);
@@ -766,14 +769,11 @@ bench_query(PG_FUNCTION_ARGS)
 				bs_run_tablespace(&history, get_rel_tablespace(lfirst_oid(lc)));
 			MemoryContextSwitchTo(runcxt);
 		}
-		if (qr.still_cached > 0 && !warned_still_cached)
+		if (spec.cold && bs_cold_cached_pct(&qr.cold) >= BS_NOT_COLD_PCT &&
+			!warned_not_cold)
 		{
-			ereport(WARNING,
-					(errmsg("%.1f MB of the query's relations were still in the OS page cache after eviction",
-							qr.still_cached / BS_BYTES_PER_MB),
-					 errdetail("The cold runs read that part from memory."),
-					 errhint("Eviction fails on tmpfs and for pages the kernel keeps mapped; see doc/methodology.md on what cold can mean.")));
-			warned_still_cached = true;
+			bs_warn_not_cold("the query", &qr.cold);
+			warned_not_cold = true;
 		}
 
 		size_mb = bytes / BS_BYTES_PER_MB;
@@ -825,6 +825,22 @@ bench_query(PG_FUNCTION_ARGS)
 		values[COL_WORKERS_PLANNED] = Int32GetDatum(qr.workers_planned);
 		values[COL_WORKERS_LAUNCHED] = Int32GetDatum(qr.workers_launched);
 		values[COL_DISTRIBUTED] = BoolGetDatum(qr.distributed);
+		if (spec.cold)
+		{
+			char	   *warnings = bs_cold_warnings(&qr.cold);
+
+			values[COL_CACHED_PCT] =
+				Float8GetDatum(bs_round(bs_cold_cached_pct(&qr.cold), 1));
+			if (warnings)
+				values[COL_WARNINGS] = CStringGetTextDatum(warnings);
+			else
+				nulls[COL_WARNINGS] = true;
+		}
+		else
+		{
+			nulls[COL_CACHED_PCT] = true;
+			nulls[COL_WARNINGS] = true;
+		}
 
 		/* the row is copied into the result and the history */
 		MemoryContextSwitchTo(outercxt);

@@ -84,6 +84,8 @@ enum
 	COL_WORKERS_REQUESTED,
 	COL_WORKERS_LAUNCHED,
 	COL_IODEPTH,				/* from version 1.1 on */
+	COL_CACHED_PCT,				/* from version 1.2 on */
+	COL_WARNINGS,
 	BS_SEQSCAN_NCOLS
 };
 
@@ -693,10 +695,11 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	char	   *raw_buffer = NULL;
 	Datum		tablespace;
 	bool		tablespace_null;
-	bool		warned_still_cached = false;
+	bool		warned_not_cold = false;
 	BsRun		history;
 	int32		iodepth = 1;
 	bool		iodepth_column = PG_NARGS() > 7;	/* 1.0 has neither */
+	int			ncols;
 	BsIoEngine *engine = NULL;
 	BsClientWatch client;
 
@@ -811,10 +814,16 @@ bench_seqscan(PG_FUNCTION_ARGS)
 										palloc(BS_RAW_CHUNK + BS_IO_ALIGN));
 
 	InitMaterializedSRF(fcinfo, 0);
-	if (rsinfo->setDesc->natts != BS_SEQSCAN_NCOLS - (iodepth_column ? 0 : 1))
+
+	/*
+	 * 1.0's row ends before iodepth, 1.1's before cached_pct: the library
+	 * fills what the installed definition has, until ALTER EXTENSION UPDATE.
+	 */
+	ncols = rsinfo->setDesc->natts;
+	if (!(iodepth_column ? (ncols == BS_SEQSCAN_NCOLS || ncols == COL_CACHED_PCT) :
+		  ncols == COL_IODEPTH))
 		elog(ERROR, "bench_seqscan: result has %d columns, expected %d",
-			 rsinfo->setDesc->natts,
-			 BS_SEQSCAN_NCOLS - (iodepth_column ? 0 : 1));
+			 ncols, BS_SEQSCAN_NCOLS);
 	/* register the row type before any parallel mode (history.c) */
 	BlessTupleDesc(rsinfo->setDesc);
 	history.desc_blessed = true;
@@ -836,17 +845,26 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		BsParallelScan *pscan = NULL;
 		Datum		values[BS_SEQSCAN_NCOLS];
 		bool		nulls[BS_SEQSCAN_NCOLS];
+		BsColdState cold;
 
 		CHECK_FOR_INTERRUPTS();
 		if (cache == BS_CACHE_COLD)
 		{
-			uint64		still_cached = bs_make_target_cold(target);
+			bs_make_target_cold(target, &cold);
 
+			/*
+			 * Raw mode reads the files, not the buffers: only what the OS
+			 * page cache kept matters to it.
+			 */
+			if (mode == BS_MODE_RAW)
+				cold.shared_pages = cold.local_pages = 0;
 			/* once per call is enough to say the runs were not all cold */
-			if (still_cached > 0 && !warned_still_cached)
+			if (bs_cold_cached_pct(&cold) >= BS_NOT_COLD_PCT && !warned_not_cold)
 			{
-				bs_warn_still_cached(target->rel, still_cached);
-				warned_still_cached = true;
+				bs_warn_not_cold(psprintf("relation \"%s\"",
+										 RelationGetRelationName(target->rel)),
+								 &cold);
+				warned_not_cold = true;
 			}
 		}
 
@@ -959,6 +977,21 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		values[COL_WORKERS_LAUNCHED] = Int32GetDatum(totals.workers_launched);
 		values[COL_IODEPTH] = Int32GetDatum(iodepth);
 		nulls[COL_IODEPTH] = (mode != BS_MODE_RAW);
+		if (cache == BS_CACHE_COLD)
+		{
+			char	   *warnings = bs_cold_warnings(&cold);
+
+			values[COL_CACHED_PCT] = Float8GetDatum(bs_round(bs_cold_cached_pct(&cold), 1));
+			if (warnings)
+				values[COL_WARNINGS] = CStringGetTextDatum(warnings);
+			else
+				nulls[COL_WARNINGS] = true;
+		}
+		else
+		{
+			nulls[COL_CACHED_PCT] = true;
+			nulls[COL_WARNINGS] = true;
+		}
 
 		bs_run_put_row(&history, rsinfo, values, nulls);
 	}

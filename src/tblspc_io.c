@@ -152,6 +152,8 @@ typedef struct BsIoArgs
 	int64		duration_us;
 	int			iodepth;
 	bool		iodepth_column; /* the SQL definition has it (1.1 on) */
+	int			repeat;			/* runs of the whole sequence (1.2 on) */
+	bool		run_columns;	/* run and warnings columns (1.2 on) */
 } BsIoArgs;
 
 /* Result columns, in the order of the OUT parameters. */
@@ -173,6 +175,8 @@ enum
 	COL_LAT_P99_US,
 	COL_LAT_P999_US,
 	COL_LAT_MAX_US,
+	COL_RUN,					/* from version 1.2 on */
+	COL_WARNINGS,
 	BS_IO_NCOLS
 };
 
@@ -333,6 +337,19 @@ parse_io_args(FunctionCallInfo fcinfo, BsIoArgs *args)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("iodepth must be between %d and %d",
 							BS_MIN_IODEPTH, BS_MAX_IODEPTH)));
+	}
+
+	/* repeat, argument 10 from version 1.2 on */
+	args->repeat = 1;
+	args->run_columns = PG_NARGS() > 10;
+	if (args->run_columns)
+	{
+		bs_require_arg(fcinfo, 10, "repeat");
+		args->repeat = PG_GETARG_INT32(10);
+		if (args->repeat < 1 || args->repeat > BS_MAX_REPEAT)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("repeat must be between 1 and %d", BS_MAX_REPEAT)));
 	}
 }
 
@@ -1183,7 +1200,7 @@ totals_add(BsIoTotals *t, const BsStreamSlot *slot)
 static void
 put_row(BsRun *run, ReturnSetInfo *rsinfo, const char *tablespace,
 		BsIoTest test, const BsIoArgs *args, bool sync_direct,
-		const BsIoTotals *t)
+		const BsIoTotals *t, int run_no, const char *warnings)
 {
 	Datum		values[BS_IO_NCOLS];
 	bool		nulls[BS_IO_NCOLS];
@@ -1222,6 +1239,11 @@ put_row(BsRun *run, ReturnSetInfo *rsinfo, const char *tablespace,
 		values[COL_LAT_MAX_US] =
 			Float8GetDatum(bs_round(t->hist.max_ns / 1000.0, 1));
 	}
+	values[COL_RUN] = Int32GetDatum(run_no);
+	if (warnings)
+		values[COL_WARNINGS] = CStringGetTextDatum(warnings);
+	else
+		nulls[COL_WARNINGS] = true;
 	if (!args->iodepth_column)
 	{
 		/* a 1.0 definition: no iodepth column */
@@ -1240,6 +1262,8 @@ typedef struct BsGather
 	const BsIoArgs *args;
 	bool		total_row;
 	BsIoTotals *totals;			/* one per tablespace, then the total */
+	int			run_no;			/* 1 .. repeat */
+	char	  **warnings;		/* per tablespace, then the total; NULL: none */
 } BsGather;
 
 /*
@@ -1260,75 +1284,24 @@ gather_rows(BsIoShared *sh, BsIoTest test, void *arg)
 	}
 	for (int i = 0; i < nspc; i++)
 		put_row(g->run, g->rsinfo, get_tablespace_name(sh->tablespaces[i]),
-				test, g->args, sh->sync_direct, &g->totals[i]);
+				test, g->args, sh->sync_direct, &g->totals[i], g->run_no,
+				g->warnings[i]);
 	if (g->total_row)
 		put_row(g->run, g->rsinfo, "total", test, g->args, sh->sync_direct,
-				&g->totals[nspc]);
+				&g->totals[nspc], g->run_no, g->warnings[nspc]);
 }
 
 /*
- * Run the tests of args on every tablespace at once and return the rows:
- * one per tablespace and test, plus a "total" row per test when there are
- * several tablespaces.
+ * One run of the whole sequence of tests on every tablespace at once: the
+ * streams in parallel workers (the caller is stream 0), each test's rows
+ * gathered by the caller as the test ends.
  */
 static void
-run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, BsRun *run,
-				 bool total_rows)
+run_io_once(const BsIoArgs *args, BsGather *gather, int planned, Size shsize)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	int			planned = args->ntablespaces * args->streams;
-	Size		shsize = add_size(offsetof(BsIoShared, slots),
-								  mul_size(planned, sizeof(BsStreamSlot)));
 	ParallelContext *pcxt = NULL;
 	BsIoShared *sh;
-	BsGather	gather;
 	int			nspc = args->ntablespaces;
-
-	if (planned > BS_MAX_STREAMS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("at most %d streams can run in one call", BS_MAX_STREAMS),
-				 errdetail("%d tablespaces with %d streams each make %d.",
-						   nspc, args->streams, planned)));
-
-	for (int i = 0; i < nspc; i++)
-		check_io_privileges(args->tablespaces[i]);
-	check_io_limits(args);
-	if (args->iodepth > 1)
-	{
-		bool		sync_too = false;
-
-		bs_io_check_buffer_memory(args->iodepth, args->block_size, planned,
-								  "iodepth × block_size × streams",
-								  "Use a smaller iodepth, block_size or fewer streams.");
-		bs_io_check_depth(args->iodepth, "iodepth");
-		for (int t = 0; t < args->ntests; t++)
-			sync_too |= (args->tests[t] == BS_TEST_SYNC);
-		if (sync_too)
-			ereport(NOTICE,
-					(errmsg("the sync test runs at iodepth 1"),
-					 errdetail("A commit is one write and one flush, waited for before the next.")));
-	}
-	/* Say so beside any sync figure: the server's own syncs do nothing. */
-	for (int t = 0; t < args->ntests && !enableFsync; t++)
-	{
-		if (args->tests[t] != BS_TEST_SEQREAD && args->tests[t] != BS_TEST_RANDREAD)
-		{
-			ereport(NOTICE,
-					(errmsg("fsync is off in this server"),
-					 errdetail("The benchmark calls fsync and fdatasync itself, so its figures include real syncs; the server's own writes are not synced.")));
-			break;
-		}
-	}
-
-	InitMaterializedSRF(fcinfo, 0);
-	if (rsinfo->setDesc->natts != BS_IO_NCOLS - (args->iodepth_column ? 0 : 1))
-		elog(ERROR, "result has %d columns, expected %d",
-			 rsinfo->setDesc->natts,
-			 BS_IO_NCOLS - (args->iodepth_column ? 0 : 1));
-	/* rows are recorded as JSON in parallel mode: register the type now */
-	BlessTupleDesc(rsinfo->setDesc);
-	run->desc_blessed = true;
 
 	if (planned > 1)
 	{
@@ -1392,18 +1365,106 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, BsRun *run,
 	ConditionVariableBroadcast(&sh->ready_cv);
 
 	/* The caller is stream 0, and gathers each test's rows. */
-	gather.rsinfo = rsinfo;
-	gather.run = run;
-	gather.args = args;
-	gather.total_row = total_rows;
-	gather.totals = palloc(sizeof(BsIoTotals) * (nspc + 1));
-	run_stream(sh, 0, gather_rows, &gather);
+	run_stream(sh, 0, gather_rows, gather);
 
 	if (pcxt != NULL)
 	{
 		WaitForParallelWorkersToFinish(pcxt);
 		DestroyParallelContext(pcxt);
 		ExitParallelMode();
+	}
+}
+
+/*
+ * Run the tests of args on every tablespace at once and return the rows:
+ * one per tablespace and test, plus a "total" row per test when there are
+ * several tablespaces.
+ */
+static void
+run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, BsRun *run,
+				 bool total_rows)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	int			planned = args->ntablespaces * args->streams;
+	Size		shsize = add_size(offsetof(BsIoShared, slots),
+								  mul_size(planned, sizeof(BsStreamSlot)));
+	BsGather	gather;
+	int			nspc = args->ntablespaces;
+
+	if (planned > BS_MAX_STREAMS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("at most %d streams can run in one call", BS_MAX_STREAMS),
+				 errdetail("%d tablespaces with %d streams each make %d.",
+						   nspc, args->streams, planned)));
+
+	for (int i = 0; i < nspc; i++)
+		check_io_privileges(args->tablespaces[i]);
+	check_io_limits(args);
+	if (args->iodepth > 1)
+	{
+		bool		sync_too = false;
+
+		bs_io_check_buffer_memory(args->iodepth, args->block_size, planned,
+								  "iodepth × block_size × streams",
+								  "Use a smaller iodepth, block_size or fewer streams.");
+		bs_io_check_depth(args->iodepth, "iodepth");
+		for (int t = 0; t < args->ntests; t++)
+			sync_too |= (args->tests[t] == BS_TEST_SYNC);
+		if (sync_too)
+			ereport(NOTICE,
+					(errmsg("the sync test runs at iodepth 1"),
+					 errdetail("A commit is one write and one flush, waited for before the next.")));
+	}
+	/* Say so beside any sync figure: the server's own syncs do nothing. */
+	for (int t = 0; t < args->ntests && !enableFsync; t++)
+	{
+		if (args->tests[t] != BS_TEST_SEQREAD && args->tests[t] != BS_TEST_RANDREAD)
+		{
+			ereport(NOTICE,
+					(errmsg("fsync is off in this server"),
+					 errdetail("The benchmark calls fsync and fdatasync itself, so its figures include real syncs; the server's own writes are not synced.")));
+			break;
+		}
+	}
+
+	InitMaterializedSRF(fcinfo, 0);
+
+	/*
+	 * 1.0's row has no iodepth, 1.1's ends before run and warnings: the
+	 * library fills what the installed definition has.
+	 */
+	if (rsinfo->setDesc->natts !=
+		(args->run_columns ? BS_IO_NCOLS :
+		 args->iodepth_column ? COL_RUN : COL_RUN - 1))
+		elog(ERROR, "result has %d columns, expected %d",
+			 rsinfo->setDesc->natts, BS_IO_NCOLS);
+	/* rows are recorded as JSON in parallel mode: register the type now */
+	BlessTupleDesc(rsinfo->setDesc);
+	run->desc_blessed = true;
+
+	gather.rsinfo = rsinfo;
+	gather.run = run;
+	gather.args = args;
+	gather.total_row = total_rows;
+	gather.totals = palloc(sizeof(BsIoTotals) * (nspc + 1));
+	gather.warnings = palloc0(sizeof(char *) * (nspc + 1));
+	if (nspc > 1)
+	{
+		/* said on every row: the figures are of tablespaces under load */
+		for (int i = 0; i < nspc; i++)
+			gather.warnings[i] =
+				psprintf("Ran at the same time as %d other tablespace%s: this measures the tablespace under the others' load (contention on shared devices, controllers or links), not alone. bench_compare_tablespaces measures each alone.",
+						 nspc - 1, nspc - 1 == 1 ? "" : "s");
+		gather.warnings[nspc] =
+			psprintf("The sum of %d tablespaces running at the same time.", nspc);
+	}
+
+	for (int r = 1; r <= args->repeat; r++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		gather.run_no = r;
+		run_io_once(args, &gather, planned, shsize);
 	}
 	bs_run_finish(run);
 }
@@ -1434,6 +1495,8 @@ describe_run(BsRun *run, FunctionCallInfo fcinfo, const BsIoArgs *args)
 	bs_run_arg_bool(run, "direct", args->direct);
 	if (args->iodepth_column)
 		bs_run_arg_int(run, "iodepth", args->iodepth);
+	if (args->run_columns)
+		bs_run_arg_int(run, "repeat", args->repeat);
 	snprintf(seconds, sizeof(seconds), "%.15g", args->duration_us / 1e6);
 	bs_run_arg_json(run, "duration_s", seconds);
 	bs_run_arg_bool(run, "track_latency", bs_track_latency);
