@@ -431,7 +431,7 @@ bs_warn_not_cold(const char *what, const BsColdState *state)
 #ifdef BS_CAN_EVICT_BUFFERS
 		hint = "Run it again when the sessions that pin the relation's pages are done.";
 #else
-		hint = "PostgreSQL before 17 cannot drop a relation's shared buffers: restart the server before a cold run, or scan a relation several times larger than shared_buffers.";
+		hint = "PostgreSQL before 17 cannot drop a relation's shared buffers: restart the server right before a cold run. A relation larger than shared_buffers keeps fewer of its pages there, but not none.";
 #endif
 	else if (state->local_pages > 0)
 		hint = "A temporary table's pages stay in its session's local buffers: for a cold run, use a regular or unlogged table.";

@@ -43,6 +43,15 @@ bs_psql -q -c "CREATE TABLESPACE spc_b LOCATION '$BS_TMP/spc_b'"
 bs_psql -v scale="$scale" -v spc_a=pg_default -v spc_b=spc_b -v repeat=3 \
     -f test/sample/tpch_session.sql
 
+# The question most DBAs come with, in one call: the two tablespaces, each
+# measured alone, alternating, with a verdict and its noise.  spc_b, made
+# above, is the second tablespace the README's tour and doc/first-steps.md
+# use.
+bs_log "two tablespaces compared in one call: pg_default and spc_b (the tablespace the README's tour uses)"
+bs_psql -e -c "SELECT test, metric, a_value, b_value, ratio, ratio_low, ratio_high, runs, verdict
+FROM bench_compare_tablespaces('pg_default', 'spc_b', tests => '{seqread,randread}',
+                               size => '64MB', duration => '1s', rounds => 3, label => 'demo')"
+
 # PostgreSQL 18 reads through asynchronous I/O: the same cold scans and
 # query under each io_method, each after a restart under it, compared.
 if [ "$PG_MAJOR" -ge 18 ]; then

@@ -114,6 +114,89 @@ foreach my $mode (qw(heap buffer raw))
 		"$mode: and at least half of it ($c->{inside_ms} of $c->{outside_ms} ms)");
 }
 
+# Cold means cold, or says why not.  A 3 MB table, within shared_buffers
+# / 4, stays whole in shared buffers after a warm scan.  From 17 on a cold
+# run evicts it from them too; before 17 nothing can, and the row and a
+# WARNING say so, with how to get a cold run.
+my $ver = $node->safe_psql('postgres', 'SHOW server_version_num');
+$node->safe_psql('postgres', q{
+	CREATE TABLE small AS SELECT g, md5(g::text) AS t FROM generate_series(1, 50000) g;
+	SELECT count(*) FROM small;
+});
+my ($ret, $out, $err) = $node->psql('postgres', q{
+	SELECT cached_pct, blks_hit, pages, coalesce(warnings, '') FROM bench_seqscan('small', cache => 'cold', label => 'small warm first')});
+my ($pct, $hit, $pages, $warnings) = split /\|/, $out;
+if ($ver >= 170000)
+{
+	is($pct, '0', '17+: a cold run after a warm one starts with nothing cached');
+	is($hit, '0', 'and finds no page in shared buffers');
+	is($warnings, '', 'and has nothing to warn of');
+	unlike($err, qr/WARNING/, 'no WARNING');
+	my $ev = bs_row($node, "SELECT * FROM bench_cache_evict('small')");
+	$node->safe_psql('postgres', 'SELECT count(*) FROM small');
+	$ev = bs_row($node, "SELECT * FROM bench_cache_evict('small')");
+	cmp_ok($ev->{shared_buffers_mb_before}, '>', $ev->{mb} / 2,
+		'bench_cache_evict saw the table in shared buffers');
+	is($ev->{shared_buffers_mb_after}, '0', 'and evicted it from them');
+
+	# A page another session pins stays, and the row says so.
+	my $bg = $node->background_psql('postgres');
+	$bg->query_safe('BEGIN');
+	$bg->query_safe('DECLARE c CURSOR FOR SELECT * FROM small');
+	$bg->query_safe('FETCH 1 FROM c');
+	my $p = bs_row($node,
+		"SELECT * FROM bench_seqscan('small', cache => 'cold', record => false)");
+	like($p->{warnings},
+		qr/^\d+ of $p->{pages} pages were in shared buffers when the run began: other sessions had them pinned\./,
+		'a page pinned by another session is counted and reported');
+	cmp_ok($p->{cached_pct}, '>', 0, 'in cached_pct too');
+	$bg->query_safe('COMMIT');
+	$bg->quit;
+}
+else
+{
+	is($pct, '100', "$ver: a cold run after a warm one says the whole table was cached");
+	is($hit, $pages, 'as blks_hit shows: every page came from shared buffers');
+	like($warnings,
+		qr/^$pages of $pages pages were in shared buffers when the run began: PostgreSQL 1[56] cannot evict them\..*This run was not cold: 100\.0 % of its pages were cached\.$/,
+		'the row says it was not cold, and why');
+	like($err,
+		qr/WARNING:  cold run of relation "small" was not cold: 100\.0 % of the pages were cached when it began.*HINT:  PostgreSQL before 17 cannot drop a relation's shared buffers: restart the server right before a cold run\./s,
+		'a WARNING says so once, with how to get a cold run');
+	my $ev = bs_row($node, "SELECT * FROM bench_cache_evict('small')");
+	is($ev->{shared_buffers_mb_after}, $ev->{shared_buffers_mb_before},
+		'bench_cache_evict cannot drop shared buffers either, and says how much stayed');
+}
+
+# The hint's way works on every version: after a restart the cold run is cold.
+SKIP:
+{
+	skip "files on $fs cannot be evicted", 5 unless $evictable;
+	$node->restart;
+	my $c = bs_row($node,
+		"SELECT * FROM bench_seqscan('small', cache => 'cold', label => 'small restarted')");
+	is($c->{cached_pct}, '0', 'after a restart a cold run is cold');
+	is($c->{warnings}, undef, 'with nothing to warn of');
+
+	# bench_compare pairs a run that was not cold only with its like
+	my $cmp = "SELECT cache || ' ' || baseline_runs || ' ' || candidate_runs FROM bench_compare('small warm first', 'small restarted'%s)";
+	my ($r1, $o1, $e1) = $node->psql('postgres', sprintf($cmp, ''));
+	my ($r2, $o2, $e2) = $node->psql('postgres', sprintf($cmp, ', mix_cold => true'));
+	if ($ver >= 170000)
+	{
+		is($o1, 'cold 1 1', '17+: both runs were cold and compare');
+		unlike($e1, qr/were not cold/, 'with no note');
+		is($o2, 'cold 1 1', 'mix_cold changes nothing');
+	}
+	else
+	{
+		is($o1, '', 'the run that was not cold is not compared with the cold one');
+		like($e1, qr/NOTICE:  1 of the cold runs compared were not cold.*HINT:  mix_cold => true compares them/s,
+			'and a NOTICE says why, and how to compare them anyway');
+		is($o2, 'cold 1 1', 'mix_cold => true compares them');
+	}
+}
+
 $node->stop;
 
 # With fsync off, a checkpoint leaves the relation's pages dirty in the OS
@@ -129,7 +212,7 @@ SKIP:
 	});
 	is($out, '200000', 'the cold run still runs');
 	like($err,
-		qr/WARNING:  [\d.]+ MB of relation "fresh" stayed in the OS page cache after eviction.*HINT:  fsync is off/s,
+		qr/WARNING:  cold run of relation "fresh" was not cold: [\d.]+ % of the pages were cached when it began.*DETAIL:  [\d.]+ MB stayed in the OS page cache after eviction\..*HINT:  fsync is off/s,
 		'and warns that part of the relation stayed cached, naming fsync = off');
 	$nofsync->stop;
 }

@@ -324,7 +324,7 @@ is(scalar(bs_temp_files($tsdir)) + scalar(bs_temp_files($base_tmp)), 0, 'nothing
 SKIP:
 {
 	my $fs = bs_fs_type($tsdir);
-	skip "settings advice: direct I/O, and the test directory is on $fs", 11 if $fs eq 'tmpfs';
+	skip "settings advice: direct I/O, and the test directory is on $fs", 12 if $fs eq 'tmpfs';
 	my $ver = $node->safe_psql('postgres', 'SHOW server_version_num');
 	my @adv = bs_rows($node, q{
 		SELECT * FROM bench_tablespace_advice('depth_ts', size => '4MB', duration => '50ms',
@@ -345,12 +345,18 @@ SKIP:
 	my $depths = $node->safe_psql('postgres', q{
 		SELECT string_agg(d::text, ',' ORDER BY d)
 		FROM (SELECT DISTINCT iodepth AS d FROM bench_history
-			  WHERE label = 'adv measured' AND test = 'randread'
+			  WHERE label = 'adv measured #2' AND test = 'randread'
 				AND block_size = '8kB' AND direct) x});
 	is($depths, '1,2,4,8,16,32,64,128', 'advice: random reads measured at depths 1 .. 128, direct');
+	is($node->safe_psql('postgres', q{
+		SELECT string_agg(label, ',' ORDER BY label) FROM (
+			SELECT DISTINCT label FROM bench_history
+			WHERE label LIKE 'adv measured%' AND benchmark = 'tablespace_io') l}),
+		'adv measured #1,adv measured #2,adv measured #3',
+		'advice: three sets of measurements (repeat => 3), each under its own label');
 	my $seq = $node->safe_psql('postgres', q{
 		SELECT string_agg(DISTINCT block_size, ',')
-		FROM bench_history WHERE label = 'adv measured' AND test = 'seqread' AND direct});
+		FROM bench_history WHERE label = 'adv measured #1' AND test = 'seqread' AND direct});
 	like($seq, qr/(^|,)128kB(,|$)/, "advice: sequential reads in 128 kB blocks ($seq)");
 	is($node->safe_psql('postgres', q{
 		SELECT count(*) FROM bench_run WHERE label = 'adv measured' AND benchmark = 'tablespace_advice'}),

@@ -38,6 +38,9 @@ SELECT 'function ' || p.oid::regprocedure
 	   || ' ' || p.provolatile::text || p.proparallel::text || p.prosecdef::text || p.proisstrict::text
 	   || ' config ' || coalesce(array_to_string(p.proconfig, ','), '')
 	   || ' acl ' || coalesce(p.proacl::text, 'default')
+	   || ' initprivs ' || coalesce((SELECT i.initprivs::text FROM pg_init_privs i
+									 WHERE i.objoid = p.oid AND i.classoid = 'pg_proc'::regclass
+									   AND i.objsubid = 0), 'none')
 	   || ' comment ' || coalesce(obj_description(p.oid, 'pg_proc'), '')
 	   || ' body ' || md5(p.prosrc) AS item
 FROM ext JOIN pg_proc p ON ext.classid = 'pg_proc'::regclass AND p.oid = ext.objid
@@ -82,6 +85,22 @@ my $dba_grants = q{
 	REVOKE EXECUTE ON FUNCTION bench_relation_sizes(integer, name) FROM PUBLIC;
 	REVOKE EXECUTE ON FUNCTION bench_apply_advice(name, text) FROM PUBLIC;
 	GRANT EXECUTE ON FUNCTION bench_apply_advice(name, text) TO bs_dba;};
+# Functions whose arguments or columns 1.2 changes are dropped and created
+# again; the update carries a DBA's grants and revokes over to them, and
+# leaves pg_init_privs as the scripts set it (so that pg_dump still dumps
+# them as the DBA's): given at 1.1 on the 1.1 signatures, expected as a
+# fresh 1.2 has them when given on the 1.2 ones.
+my $dba_grants_11 = q{
+	GRANT EXECUTE ON FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer) TO bs_dba WITH GRANT OPTION;
+	REVOKE EXECUTE ON FUNCTION bench_compare(text, text, text[]) FROM PUBLIC;
+	GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer) TO bs_dba;
+	GRANT EXECUTE ON FUNCTION bench_tablespace_advice(name, text, interval, text, boolean, float8) TO bs_dba;};
+my $dba_grants_12 = q{
+	GRANT EXECUTE ON FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer) TO bs_dba WITH GRANT OPTION;
+	REVOKE EXECUTE ON FUNCTION bench_compare(text, text, text[], boolean) FROM PUBLIC;
+	GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer) TO bs_dba;
+	GRANT EXECUTE ON FUNCTION bench_tablespace_advice(name, text, interval, text, boolean, float8, integer) TO bs_dba;
+	GRANT EXECUTE ON FUNCTION _bench_tablespace_advice_once(name, text, interval, text, boolean, float8) TO bs_dba;};
 $node->safe_psql('postgres', 'CREATE ROLE bs_dba');
 $node->safe_psql('old', q{
 	CREATE EXTENSION benchstore VERSION '1.0';
@@ -108,8 +127,8 @@ is($nruns, 3, 'three runs recorded at 1.0');
 # Update, and compare with a fresh install.
 $node->safe_psql('old', 'ALTER EXTENSION benchstore UPDATE');
 $node->safe_psql('fresh', 'CREATE EXTENSION benchstore');
-$node->safe_psql('fresh', $dba_grants);
-$node->safe_psql('old', $dba_grants);
+$node->safe_psql('fresh', $dba_grants . $dba_grants_12);
+$node->safe_psql('old', $dba_grants . $dba_grants_12);
 sub catalog_of
 {
 	my ($db, $ext) = @_;
@@ -129,7 +148,7 @@ $node->safe_psql('stepwise', "CREATE EXTENSION benchstore VERSION '1.0'");
 $node->safe_psql('stepwise', "ALTER EXTENSION benchstore UPDATE TO '1.1'");
 is($node->safe_psql('stepwise', "SELECT extversion FROM pg_extension WHERE extname = 'benchstore'"),
 	'1.1', '1.0 updated to 1.1');
-$node->safe_psql('stepwise', $dba_grants);
+$node->safe_psql('stepwise', $dba_grants . $dba_grants_11);
 $node->safe_psql('stepwise', "ALTER EXTENSION benchstore UPDATE TO '1.2'");
 is(catalog_of('stepwise', 'benchstore'), $cat_fresh,
 	'1.0 updated to 1.1 and then to 1.2 equals a fresh 1.2, the grant given at 1.1 kept');
@@ -138,6 +157,7 @@ is(catalog_of('stepwise', 'benchstore'), $cat_fresh,
 $node->safe_psql('v11', qq{
 	CREATE EXTENSION benchstore VERSION '1.1';
 	$dba_grants
+	$dba_grants_11
 	SELECT bench_record('pgbench', 'v11-db', '{"tps": 99.5}', 'at-1.1');});
 my $v11_runs = $node->safe_psql('v11',
 	'SELECT string_agg(bench_run_json(run_id)::text, E\'\\n\' ORDER BY run_id) FROM bench_run');
@@ -151,6 +171,14 @@ is($node->safe_psql('v11', q{SELECT has_function_privilege('bs_dba', 'bench_rela
 	AND has_function_privilege('bs_dba', 'bench_apply_advice(name, text)', 'EXECUTE')
 	AND NOT has_function_privilege('public', 'bench_apply_advice(name, text)', 'EXECUTE')}),
 	't', "the DBA's grant and revoke hold after the update, also on a function 1.2 replaces");
+is($node->safe_psql('v11', q{SELECT has_function_privilege('bs_dba', 'bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer)', 'EXECUTE WITH GRANT OPTION')
+	AND NOT has_function_privilege('public', 'bench_compare(text, text, text[], boolean)', 'EXECUTE')
+	AND has_function_privilege('bs_dba', 'bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer)', 'EXECUTE')
+	AND has_function_privilege('public', 'bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer)', 'EXECUTE')}),
+	't', "grants and revokes on the functions 1.2 drops and creates again are carried over");
+is($node->safe_psql('v11', q{SELECT count(*) FROM pg_init_privs i
+	WHERE i.classoid = 'pg_proc'::regclass AND i.initprivs::text LIKE '%bs_dba%'}),
+	'0', "and pg_init_privs does not take them for the extension's own");
 like($node->safe_psql('v11', q{SELECT prosrc FROM pg_proc WHERE oid = 'bench_apply_advice(name, text)'::regprocedure}),
 	qr/_bench_may_alter_tablespace/, 'and that function is the 1.2 one');
 
