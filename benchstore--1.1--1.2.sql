@@ -1005,11 +1005,16 @@ BEGIN
 	   OR (run_label IS NOT NULL AND EXISTS (
 			SELECT 1 FROM @extschema@.bench_history h
 			 WHERE h.run_id = ANY (@extschema@.bench_run_ids(run_label))
-			   AND h.test IN ('seqread', 'randread')))
-	   OR (n = 1 AND NOT EXISTS (
-			SELECT 1 FROM @extschema@.bench_run r
-			 WHERE r.label = format('%s #1', run_label))) THEN
+			   AND h.test IN ('seqread', 'randread'))) THEN
 		RETURN QUERY SELECT * FROM @extschema@._bench_tablespace_advice_once($1, $2, $3, $4, $5, $6);
+		RETURN;
+	END IF;
+	IF n = 1 AND NOT EXISTS (SELECT 1 FROM @extschema@.bench_run r
+							  WHERE r.label = format('%s #1', run_label)) THEN
+		FOR out IN SELECT * FROM @extschema@._bench_tablespace_advice_once($1, $2, $3, $4, $5, $6) LOOP
+			out.evidence := out.evidence || ' One set of measurements: how much the figure moves between runs is not known (repeat => 3 shows it).';
+			RETURN NEXT out;
+		END LOOP;
 		RETURN;
 	END IF;
 

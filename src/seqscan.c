@@ -845,7 +845,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		BsParallelScan *pscan = NULL;
 		Datum		values[BS_SEQSCAN_NCOLS];
 		bool		nulls[BS_SEQSCAN_NCOLS];
-		BsColdState cold;
+		BsColdState cold = {0};
 
 		CHECK_FOR_INTERRUPTS();
 		if (cache == BS_CACHE_COLD)

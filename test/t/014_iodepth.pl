@@ -324,7 +324,7 @@ is(scalar(bs_temp_files($tsdir)) + scalar(bs_temp_files($base_tmp)), 0, 'nothing
 SKIP:
 {
 	my $fs = bs_fs_type($tsdir);
-	skip "settings advice: direct I/O, and the test directory is on $fs", 12 if $fs eq 'tmpfs';
+	skip "settings advice: direct I/O, and the test directory is on $fs", 13 if $fs eq 'tmpfs';
 	my $ver = $node->safe_psql('postgres', 'SHOW server_version_num');
 	my @adv = bs_rows($node, q{
 		SELECT * FROM bench_tablespace_advice('depth_ts', size => '4MB', duration => '50ms',
@@ -354,6 +354,11 @@ SKIP:
 			WHERE label LIKE 'adv measured%' AND benchmark = 'tablespace_io') l}),
 		'adv measured #1,adv measured #2,adv measured #3',
 		'advice: three sets of measurements (repeat => 3), each under its own label');
+	is($node->safe_psql('postgres', q{
+		SELECT bool_and(evidence LIKE '% One set of measurements: how much the figure moves between runs is not known (repeat => 3 shows it).')
+		FROM bench_tablespace_advice('depth_ts', size => '4MB', duration => '50ms', repeat => 1,
+									 record => false, cache_hit_share => 0.5)}),
+		't', 'advice: one set measured (repeat => 1) says its spread is unknown');
 	my $seq = $node->safe_psql('postgres', q{
 		SELECT string_agg(DISTINCT block_size, ',')
 		FROM bench_history WHERE label = 'adv measured #1' AND test = 'seqread' AND direct});
