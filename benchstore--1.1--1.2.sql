@@ -763,6 +763,34 @@ COMMENT ON FUNCTION _bench_compare_labels(text, text, text) IS
 -- run, calls it as its caller; it records nothing and reads only what
 -- bench_run shows the caller.
 
+-- The verdict of a comparison: bench_compare of its two labels, the ratio's
+-- 95 % interval (ratio ∓ noise_pct / 100, the low end at 0 at least), and
+-- the verdict naming the better side.
+CREATE FUNCTION _bench_compare_sides(a_label text, b_label text, a_name text, b_name text,
+									 OUT test text, OUT cache text, OUT metric text,
+									 OUT a_value float8, OUT b_value float8, OUT ratio float8,
+									 OUT ratio_low float8, OUT ratio_high float8,
+									 OUT runs integer, OUT verdict text)
+RETURNS SETOF record
+LANGUAGE sql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+	SELECT c.test, c.cache, c.metric, c.baseline_value, c.candidate_value, c.ratio,
+		   greatest(0, round((c.ratio - c.noise_pct / 100)::numeric, 3))::float8,
+		   round((c.ratio + c.noise_pct / 100)::numeric, 3)::float8,
+		   least(c.baseline_runs, c.candidate_runs),
+		   CASE c.verdict WHEN 'better' THEN format('%s better', b_name)
+						  WHEN 'worse' THEN format('%s better', a_name)
+						  ELSE c.verdict END
+	  FROM @extschema@.bench_compare(a_label, b_label) c
+$$;
+
+COMMENT ON FUNCTION _bench_compare_sides(text, text, text, text) IS
+'internal: the verdict of a comparison in one call, from its two labels';
+
+-- EXECUTE stays with PUBLIC, as for _bench_compare_labels: it reads only
+-- what bench_compare shows the caller.
+
 CREATE FUNCTION bench_compare_tablespaces(
 	a name,								-- the baseline tablespace
 	b name,								-- the candidate
@@ -843,15 +871,9 @@ BEGIN
 	PERFORM set_config('client_min_messages', quiet, true);
 
 	RETURN QUERY
-	SELECT c.test, c.metric, c.baseline_value, c.candidate_value, c.ratio,
-		   greatest(0, round((c.ratio - c.noise_pct / 100)::numeric, 3))::float8,
-		   round((c.ratio + c.noise_pct / 100)::numeric, 3)::float8,
-		   least(c.baseline_runs, c.candidate_runs),
-		   CASE c.verdict WHEN 'better' THEN format('%s better', ts_b)
-						  WHEN 'worse' THEN format('%s better', ts_a)
-						  ELSE c.verdict END,
-		   la, lb
-	  FROM @extschema@.bench_compare(la, lb) c;
+	SELECT v.test, v.metric, v.a_value, v.b_value, v.ratio, v.ratio_low, v.ratio_high,
+		   v.runs, v.verdict, la, lb
+	  FROM @extschema@._bench_compare_sides(la, lb, ts_a, ts_b) v;
 	RAISE NOTICE 'runs recorded under labels "%" and "%"', la, lb
 		USING HINT = format('bench_chart(%L) draws them; bench_compare(%L, %L, metrics => ...) compares other metrics.',
 							base || ': %', la, lb);
@@ -928,15 +950,9 @@ BEGIN
 	PERFORM set_config('client_min_messages', quiet, true);
 
 	RETURN QUERY
-	SELECT c.test, c.cache, c.metric, c.baseline_value, c.candidate_value, c.ratio,
-		   greatest(0, round((c.ratio - c.noise_pct / 100)::numeric, 3))::float8,
-		   round((c.ratio + c.noise_pct / 100)::numeric, 3)::float8,
-		   least(c.baseline_runs, c.candidate_runs),
-		   CASE c.verdict WHEN 'better' THEN format('%s better', rel_b)
-						  WHEN 'worse' THEN format('%s better', rel_a)
-						  ELSE c.verdict END,
-		   la, lb
-	  FROM @extschema@.bench_compare(la, lb) c;
+	SELECT v.test, v.cache, v.metric, v.a_value, v.b_value, v.ratio, v.ratio_low,
+		   v.ratio_high, v.runs, v.verdict, la, lb
+	  FROM @extschema@._bench_compare_sides(la, lb, rel_a::text, rel_b::text) v;
 	RAISE NOTICE 'runs recorded under labels "%" and "%"', la, lb;
 END;
 $$;

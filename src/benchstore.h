@@ -132,6 +132,9 @@ extern void bs_make_target_cold(BsTarget *target, BsColdState *state);
 extern int64 bs_target_buffered_pages(BsTarget *target, int64 *local_pages);
 extern double bs_cold_cached_pct(const BsColdState *state);
 extern char *bs_cold_warnings(const BsColdState *state);
+extern void bs_cold_columns(const BsColdState *state, bool cold,
+							Datum *pct, bool *pct_null,
+							Datum *warnings, bool *warnings_null);
 extern void bs_warn_not_cold(const char *what, const BsColdState *state);
 extern void bs_evict_relation(Relation rel, bool sync_first, int *nfiles,
 							  uint64 *file_bytes);

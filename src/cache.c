@@ -419,6 +419,22 @@ bs_cold_warnings(const BsColdState *state)
 }
 
 /*
+ * The cached_pct and warnings columns of a result row: a cold run's
+ * figures, NULL for a warm run (state unused then).
+ */
+void
+bs_cold_columns(const BsColdState *state, bool cold,
+				Datum *pct, bool *pct_null, Datum *warnings, bool *warnings_null)
+{
+	char	   *text = cold ? bs_cold_warnings(state) : NULL;
+
+	*pct_null = !cold;
+	*pct = cold ? Float8GetDatum(bs_round(bs_cold_cached_pct(state), 1)) : (Datum) 0;
+	*warnings_null = (text == NULL);
+	*warnings = text ? CStringGetTextDatum(text) : (Datum) 0;
+}
+
+/*
  * Warn, once per call, that a cold run was not cold, with how to get a
  * cold one on this server.
  */

@@ -825,22 +825,9 @@ bench_query(PG_FUNCTION_ARGS)
 		values[COL_WORKERS_PLANNED] = Int32GetDatum(qr.workers_planned);
 		values[COL_WORKERS_LAUNCHED] = Int32GetDatum(qr.workers_launched);
 		values[COL_DISTRIBUTED] = BoolGetDatum(qr.distributed);
-		if (spec.cold)
-		{
-			char	   *warnings = bs_cold_warnings(&qr.cold);
-
-			values[COL_CACHED_PCT] =
-				Float8GetDatum(bs_round(bs_cold_cached_pct(&qr.cold), 1));
-			if (warnings)
-				values[COL_WARNINGS] = CStringGetTextDatum(warnings);
-			else
-				nulls[COL_WARNINGS] = true;
-		}
-		else
-		{
-			nulls[COL_CACHED_PCT] = true;
-			nulls[COL_WARNINGS] = true;
-		}
+		bs_cold_columns(&qr.cold, spec.cold,
+						&values[COL_CACHED_PCT], &nulls[COL_CACHED_PCT],
+						&values[COL_WARNINGS], &nulls[COL_WARNINGS]);
 
 		/* the row is copied into the result and the history */
 		MemoryContextSwitchTo(outercxt);

@@ -977,21 +977,9 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		values[COL_WORKERS_LAUNCHED] = Int32GetDatum(totals.workers_launched);
 		values[COL_IODEPTH] = Int32GetDatum(iodepth);
 		nulls[COL_IODEPTH] = (mode != BS_MODE_RAW);
-		if (cache == BS_CACHE_COLD)
-		{
-			char	   *warnings = bs_cold_warnings(&cold);
-
-			values[COL_CACHED_PCT] = Float8GetDatum(bs_round(bs_cold_cached_pct(&cold), 1));
-			if (warnings)
-				values[COL_WARNINGS] = CStringGetTextDatum(warnings);
-			else
-				nulls[COL_WARNINGS] = true;
-		}
-		else
-		{
-			nulls[COL_CACHED_PCT] = true;
-			nulls[COL_WARNINGS] = true;
-		}
+		bs_cold_columns(&cold, cache == BS_CACHE_COLD,
+						&values[COL_CACHED_PCT], &nulls[COL_CACHED_PCT],
+						&values[COL_WARNINGS], &nulls[COL_WARNINGS]);
 
 		bs_run_put_row(&history, rsinfo, values, nulls);
 	}

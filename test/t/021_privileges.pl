@@ -50,7 +50,8 @@ is($node->safe_psql('postgres', qq{
 	SELECT string_agg(DISTINCT proname, ',' ORDER BY proname) FROM ($ext_funcs) f
 	WHERE proname LIKE '\\_%' AND has_function_privilege('public', oid, 'EXECUTE')}),
 	join(',', sort qw(
-		_bench_may_alter_tablespace _bench_compare_labels _bench_tablespace_advice_once
+		_bench_may_alter_tablespace _bench_compare_labels _bench_compare_sides
+		_bench_tablespace_advice_once
 		_bench_cluster_target _bench_cluster_ping_plproxy _bench_cluster_probe_plproxy
 		_bench_cluster_evict_plproxy _bench_cluster_seqscan_plproxy _bench_cluster_io_plproxy
 		_bench_cluster_citus _bench_cluster_citus_kept
