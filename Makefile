@@ -10,6 +10,7 @@
 MODULE_big = benchstore
 OBJS = \
 	src/benchstore.o \
+	src/blockdev.o \
 	src/cache.o \
 	src/citus.o \
 	src/citus_pool.o \

@@ -424,7 +424,8 @@ CREATE FUNCTION bench_tablespace_io(
 	OUT lat_p999_us float8,				-- 99.9th percentile
 	OUT lat_max_us float8,				-- maximum
 	OUT run integer,					-- 1 .. repeat (1.2)
-	OUT warnings text					-- what the figure does not measure, in words; NULL: nothing (1.2)
+	OUT warnings text,					-- what the figure does not measure, in words; NULL: nothing (1.2)
+	OUT served_by text					-- read tests: 'storage', or 'cache below' when the devices' counts show a cache under the filesystem answered; NULL for writes and sync (1.2)
 )
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'bench_tablespace_io'
@@ -462,7 +463,8 @@ CREATE FUNCTION bench_tablespaces_io(
 	OUT lat_p999_us float8,
 	OUT lat_max_us float8,
 	OUT run integer,					-- (1.2)
-	OUT warnings text					-- several tablespaces ran at the same time: what that measures (1.2)
+	OUT warnings text,					-- several tablespaces ran at the same time: what that measures (1.2)
+	OUT served_by text					-- (1.2)
 )
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'bench_tablespaces_io'
@@ -516,6 +518,7 @@ DECLARE
 					  2.080,2.074,2.069,2.064,2.060,2.056,2.052,2.048,2.045,2.042}';
 	found_any boolean := false;
 	not_cold integer;
+	mixed text;
 BEGIN
 	IF mix_cold IS NULL THEN
 		RAISE EXCEPTION 'mix_cold cannot be null' USING ERRCODE = 'null_value_not_allowed';
@@ -653,6 +656,26 @@ BEGIN
 				  HINT = 'mix_cold => true compares them with the cold runs; bench_history.warnings says what stayed cached.';
 	END IF;
 
+	-- figures of different provenance: one side's reads from storage, the
+	-- other's from a cache below the server
+	WITH p AS (
+		SELECT s.side, h.benchmark, h.test, h.served_by
+		  FROM (SELECT 'b' AS side, unnest(b_ids) AS id
+				UNION ALL SELECT 'c', unnest(c_ids)) s
+		  JOIN @extschema@.bench_history h ON h.run_id = s.id
+		 WHERE h.served_by IS NOT NULL)
+	SELECT string_agg(DISTINCT format('%s (%s: %s, %s: %s)', b.test, baseline, b.served_by,
+									  candidate, c.served_by), '; ')
+	  INTO mixed
+	  FROM p b JOIN p c
+		ON b.side = 'b' AND c.side = 'c' AND b.benchmark = c.benchmark
+	   AND b.test = c.test AND b.served_by <> c.served_by;
+	IF mixed IS NOT NULL THEN
+		RAISE WARNING 'the figures compared were read from different places: %', mixed
+			USING DETAIL = 'Where one side''s reads were served by a cache below the server and the other''s by storage, the ratio compares a cache with a device.',
+				  HINT = 'bench_history.served_by and .warnings give each run''s evidence.';
+	END IF;
+
 	IF NOT found_any THEN
 		RAISE NOTICE 'nothing to compare: "%" and "%" have no measurement in common', baseline, candidate
 			USING HINT = 'Measurements compare when benchmark, test, cache, block size, streams, direct and iodepth agree.';
@@ -710,7 +733,9 @@ SELECT r.run_id,
 	   END AS iodepth,
 	   -- a cold run: % of its pages cached when it began, and what stayed (1.2)
 	   @extschema@.bench_metric(x.metrics, 'cached_pct') AS cached_pct,
-	   x.metrics ->> 'warnings' AS warnings
+	   x.metrics ->> 'warnings' AS warnings,
+	   -- where a read test's blocks came from: storage, or a cache below the server (1.2)
+	   x.metrics ->> 'served_by' AS served_by
 FROM @extschema@.bench_run r
 JOIN @extschema@.bench_result x ON x.run_id = r.run_id;
 
@@ -976,6 +1001,498 @@ ALTER FUNCTION bench_tablespace_advice(name, text, interval, text, boolean, floa
 
 COMMENT ON FUNCTION _bench_tablespace_advice_once(name, text, interval, text, boolean, float8) IS
 'internal: one set of measurements and the advice from it (bench_tablespace_advice of 1.1)';
+
+--
+-- The advice takes no figure from reads a cache below the server served
+-- (served_by 'cache below' on the measurements, 1.2): it says so, with
+-- the evidence, instead of suggesting a cost.  The 1.1 function again,
+-- with that check.
+--
+CREATE OR REPLACE FUNCTION _bench_tablespace_advice_once(
+	tablespace name DEFAULT 'pg_default',
+	size text DEFAULT '1GB',			-- file size of each measurement, pg_size_bytes syntax
+	duration interval DEFAULT '10s',	-- time cap of each random-read measurement
+	label text DEFAULT NULL,			-- use the measurements recorded under it (a label or a run id)
+	record boolean DEFAULT true,		-- record the measurements and the advice
+	cache_hit_share float8 DEFAULT NULL	-- share of reads served from cache, 0 .. 1; NULL: from pg_statio
+)
+RETURNS SETOF bench_advice
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	-- doubling the queue depth or the block size must add at least this
+	-- share of IOPS or MB/s to count as still growing
+	growth_margin constant float8 := 0.10;
+	-- a direct 8 kB read answered faster than this (median) came from a
+	-- cache (hypervisor, controller, memory), not from the storage
+	cache_latency_us constant float8 := 10.0;
+	-- block accesses needed before pg_statio's hit share is used
+	min_accesses constant bigint := 10000;
+	-- PostgreSQL's own assumption behind random_page_cost = 4
+	assumed_hit_share constant float8 := 0.9;
+	-- the depth sweep: 1, 2, 4 .. max_depth
+	max_depth constant integer := 128;
+
+	ts_name name := $1;
+	file_size text := $2;
+	cap interval := $3;
+	run_label text := $4;
+	keep boolean := $5;
+	hit_arg float8 := $6;
+	ts_oid oid;
+	db_spc oid;
+	ver integer := current_setting('server_version_num')::integer;
+	blk bigint := current_setting('block_size')::bigint;
+	blk_words text := (current_setting('block_size')::bigint / 1024) || ' kB';
+	combine_max bigint;				-- largest io_combine_limit, bytes (17+)
+	combine_now bigint;				-- the server's io_combine_limit, bytes (17+)
+	combine_cap bigint;				-- io_max_combine_limit, bytes (18+)
+	seq_blk bigint;					-- block size of the server's sequential reads
+	seq_depth integer := 1;			-- and how many it keeps in flight
+	setting_now jsonb;				-- the tablespace's own options over the server's settings
+	seq_depth_used integer;
+	eic integer;
+	meas jsonb := '[]';				-- the result rows measured or recorded
+	figs jsonb;						-- medians per test, block size and depth
+	measured boolean := false;
+	uring_refused text;
+	r record;
+	pt record;
+	refusal text;
+	refusal_detail text;
+	b bigint;
+	n integer;
+	out @extschema@.bench_advice;
+	advice jsonb := '[]';
+	have_rnd boolean;
+	rnd_op_us float8;				-- a random page: mean time
+	rnd_p50_us float8;				-- and median
+	rnd_buffered boolean;
+	have_seq boolean;
+	seq_page_us float8;				-- a sequential page's share of a read
+	seq_mb_s float8;
+	seq_buffered boolean;
+	knee bigint;
+	knee_next float8;
+	knee_at float8;
+	ratio float8;
+	hit float8;
+	hit_words text;
+	hits numeric;
+	accesses numeric;
+	seq_cost float8;
+	distrust text;
+	sweep text;
+	below text;						-- evidence that a cache below the server served the reads (1.2)
+BEGIN
+	IF ts_name IS NULL THEN
+		RAISE EXCEPTION 'tablespace cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF keep IS NULL THEN
+		RAISE EXCEPTION 'record cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	SELECT t.oid INTO ts_oid FROM pg_tablespace t WHERE t.spcname = ts_name;
+	IF ts_oid IS NULL THEN
+		RAISE EXCEPTION 'tablespace "%" does not exist', ts_name USING ERRCODE = 'undefined_object';
+	END IF;
+	IF ts_name = 'pg_global' THEN
+		RAISE EXCEPTION 'tablespace "pg_global" takes no advice'
+			USING ERRCODE = 'invalid_parameter_value',
+				  DETAIL = 'It holds the shared system catalogs only; tables and indexes cannot be placed in it.',
+				  HINT = 'Ask about pg_default or a tablespace of your own.';
+	END IF;
+	SELECT dattablespace INTO db_spc FROM pg_database WHERE datname = current_database();
+	IF ts_oid <> db_spc AND NOT has_tablespace_privilege(ts_oid, 'CREATE') THEN
+		RAISE EXCEPTION 'permission denied for tablespace %', ts_name
+			USING ERRCODE = 'insufficient_privilege',
+				  DETAIL = 'Advice on a tablespace is for the roles that can create objects in it.';
+	END IF;
+	IF hit_arg IS NOT NULL AND NOT (hit_arg >= 0 AND hit_arg <= 1) THEN
+		RAISE EXCEPTION 'cache_hit_share must be between 0 and 1'
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'It is the share of reads served from cache, such as 0.9; NULL measures it from pg_statio.';
+	END IF;
+
+	IF ver >= 170000 THEN
+		SELECT s.max_val::bigint * blk, s.reset_val::bigint * blk
+		  INTO combine_max, combine_now
+		  FROM pg_settings s WHERE s.name = 'io_combine_limit';
+		SELECT s.reset_val::bigint * blk INTO combine_cap
+		  FROM pg_settings s WHERE s.name = 'io_max_combine_limit';
+		seq_blk := combine_now;
+	ELSE
+		-- before 17 a sequential scan reads a block at a time through the
+		-- page cache, whose read-ahead reads 128 kB at once by default
+		seq_blk := 131072;
+	END IF;
+	-- the settings as the tablespace's scans get them: its own options,
+	-- else the server's (as configured, not this session's)
+	setting_now := (SELECT jsonb_object_agg(s.name, s.reset_val) FROM pg_settings s
+					 WHERE s.name IN ('seq_page_cost', 'random_page_cost', 'effective_io_concurrency',
+									  'maintenance_io_concurrency', 'io_method', 'io_workers'))
+				   || coalesce((SELECT jsonb_object_agg(split_part(o, '=', 1), split_part(o, '=', 2))
+								FROM pg_tablespace t, unnest(t.spcoptions) o
+								WHERE t.oid = ts_oid), '{}');
+	-- from 18 on a sequential scan keeps up to the tablespace's
+	-- effective_io_concurrency reads in flight through io_uring, or as
+	-- many as there are I/O workers (io_method = worker); one through
+	-- the page cache's read-ahead before, or with io_method = sync
+	eic := (setting_now ->> 'effective_io_concurrency')::integer;
+	IF ver >= 180000 THEN
+		seq_depth := CASE setting_now ->> 'io_method'
+						 WHEN 'io_uring' THEN eic
+						 WHEN 'worker' THEN least(eic, (setting_now ->> 'io_workers')::integer)
+						 ELSE 1 END;
+		seq_depth := least(greatest(seq_depth, 1), 256);
+	END IF;
+
+	-- the measurements: those recorded under the label, or taken now
+	IF run_label IS NOT NULL THEN
+		SELECT coalesce(jsonb_agg(h.metrics || jsonb_build_object('iodepth', coalesce(h.iodepth, 1))
+								  ORDER BY h.run_id, h.row_no), '[]')
+		  INTO meas
+		  FROM @extschema@.bench_history h
+		 WHERE h.run_id = ANY (@extschema@.bench_run_ids(run_label))
+		   AND h.target = ts_name
+		   AND h.test IN ('seqread', 'randread')
+		   AND coalesce(h.streams, 1) = 1;
+	END IF;
+	IF jsonb_array_length(meas) = 0 THEN
+		IF run_label ~ '^[0-9]+$' THEN
+			RAISE EXCEPTION 'run % holds no read measurement of tablespace "%"', run_label, ts_name
+				USING ERRCODE = 'undefined_object',
+					  HINT = 'Name a label to measure under, or leave it out.';
+		END IF;
+		IF run_label IS NULL AND keep THEN
+			run_label := format('advice %s %s', ts_name,
+								to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI:SS.MS'));
+		END IF;
+		measured := true;
+		-- one bench_tablespace_io call per point: sequential reads at
+		-- depth 1 in the server's block size (and from 17 on a sweep of the
+		-- sizes io_combine_limit takes), from 18 on also as deep as the
+		-- server's sequential scans, then random reads of one block at
+		-- depths 1, 2, 4 .. max_depth
+		FOR pt IN
+			SELECT * FROM (
+				SELECT 'seqread' AS test, x.s AS bytes, 1 AS depth
+				  FROM generate_series(0, 20) g, LATERAL (SELECT blk << g AS s) x
+				 WHERE (ver >= 170000 AND x.s <= least(combine_max, 1048576)) OR x.s = seq_blk
+				UNION ALL
+				SELECT 'seqread', seq_blk, seq_depth WHERE seq_depth > 1
+				UNION ALL
+				SELECT 'randread', blk, 1 << g FROM generate_series(0, 30) g WHERE 1 << g <= max_depth) p
+			 ORDER BY p.test DESC, p.depth, p.bytes
+		LOOP
+			-- io_uring missing or refused: depth 1 only
+			CONTINUE WHEN pt.depth > 1 AND uring_refused IS NOT NULL;
+			BEGIN
+				FOR r IN
+					SELECT * FROM @extschema@.bench_tablespace_io(ts_name, size => file_size,
+							block_size => (pt.bytes || ' bytes')::pg_catalog.text, tests => ARRAY[pt.test]::pg_catalog.text[], direct => true,
+							duration => cap, label => CASE WHEN keep THEN run_label END,
+							record => keep, iodepth => pt.depth)
+				LOOP
+					meas := meas || jsonb_build_array(to_jsonb(r));
+				END LOOP;
+			EXCEPTION WHEN feature_not_supported THEN
+				GET STACKED DIAGNOSTICS refusal = MESSAGE_TEXT, refusal_detail = PG_EXCEPTION_DETAIL;
+				IF pt.depth > 1 THEN
+					uring_refused := coalesce(nullif(refusal_detail, ''), refusal);
+				ELSE
+					-- no direct I/O on this filesystem: the advice takes no
+					-- other, so bench_tablespace_io's hint does not apply
+					RAISE EXCEPTION '%', refusal
+						USING ERRCODE = 'feature_not_supported', DETAIL = coalesce(refusal_detail, ''),
+							  HINT = 'Advice is measured with direct I/O only: reads through the page cache time memory, not the storage. Record figures measured elsewhere (fio --direct=1) with bench_record and pass their label.';
+				END IF;
+			END;
+		END LOOP;
+	END IF;
+
+	-- reads a cache below the server served (served_by, 1.2): they time the
+	-- cache, so no setting is derived from them
+	SELECT string_agg(DISTINCT format('%s of %s blocks: %s', m ->> 'test', m ->> 'block_size',
+									  rtrim(coalesce(m ->> 'warnings', 'no evidence recorded'), '.')), '; ')
+	  INTO below
+	  FROM jsonb_array_elements(meas) m
+	 WHERE m ->> 'served_by' = 'cache below';
+	below := 'a cache below the server served reads that were measured, so they time that cache, not the storage (' || below || ')';
+
+	-- medians per test, block size and depth, and the time per operation
+	-- and per page of each
+	SELECT coalesce(jsonb_agg(to_jsonb(g)), '[]') INTO figs
+	  FROM (SELECT m.test, m.block_bytes, m.iodepth,
+				   bool_or(m.direct IS FALSE) AS buffered,
+				   percentile_cont(0.5) WITHIN GROUP (ORDER BY m.iops) AS iops,
+				   percentile_cont(0.5) WITHIN GROUP (ORDER BY m.mb_per_s) AS mb_per_s,
+				   percentile_cont(0.5) WITHIN GROUP (ORDER BY
+					   coalesce(m.lat_avg_us, 1e6 / m.iops,
+								m.block_bytes * 1e6 / (m.mb_per_s * 1048576))) AS op_us,
+				   percentile_cont(0.5) WITHIN GROUP (ORDER BY
+					   coalesce(m.lat_p50_us, m.lat_avg_us, 1e6 / m.iops,
+								m.block_bytes * 1e6 / (m.mb_per_s * 1048576))) AS p50_us,
+				   percentile_cont(0.5) WITHIN GROUP (ORDER BY
+					   coalesce(blk * 1e6 / (m.mb_per_s * 1048576),
+								1e6 / m.iops * blk / m.block_bytes)) AS page_us
+			  FROM (SELECT j.test,
+						   CASE WHEN j.block_size ~ '^[0-9]{1,9} ?(bytes|kB|MB|GB)$'
+								THEN pg_size_bytes(j.block_size) END AS block_bytes,
+						   coalesce(j.iodepth, 1) AS iodepth, j.direct,
+						   CASE WHEN j.iops > 0 THEN j.iops END AS iops,
+						   CASE WHEN j.mb_per_s > 0 THEN j.mb_per_s END AS mb_per_s,
+						   CASE WHEN j.lat_avg_us > 0 THEN j.lat_avg_us END AS lat_avg_us,
+						   CASE WHEN j.lat_p50_us > 0 THEN j.lat_p50_us END AS lat_p50_us
+					  FROM jsonb_to_recordset(meas) AS j(test text, block_size text, iodepth integer,
+														 direct boolean, iops float8, mb_per_s float8,
+														 lat_avg_us float8, lat_p50_us float8)) m
+			 WHERE m.block_bytes > 0 AND m.iodepth >= 1
+			   AND (m.iops IS NOT NULL OR m.mb_per_s IS NOT NULL)
+			 GROUP BY 1, 2, 3) g;
+
+	-- a random page read from storage at depth 1, as an index scan reads
+	SELECT true, f.op_us, f.p50_us, f.buffered
+	  INTO have_rnd, rnd_op_us, rnd_p50_us, rnd_buffered
+	  FROM jsonb_to_recordset(figs) AS f(test text, block_bytes bigint, iodepth integer,
+										 buffered boolean, iops float8, mb_per_s float8,
+										 op_us float8, p50_us float8, page_us float8)
+	 WHERE f.test = 'randread' AND f.block_bytes = blk AND f.iodepth = 1;
+	have_rnd := coalesce(have_rnd, false);
+	-- a page of a sequential read as the server reads: its block size, its
+	-- depth where measured, else the shallowest
+	SELECT true, f.page_us, coalesce(f.mb_per_s, f.iops * f.block_bytes / 1048576), f.buffered,
+		   f.iodepth
+	  INTO have_seq, seq_page_us, seq_mb_s, seq_buffered, seq_depth_used
+	  FROM jsonb_to_recordset(figs) AS f(test text, block_bytes bigint, iodepth integer,
+										 buffered boolean, iops float8, mb_per_s float8,
+										 op_us float8, p50_us float8, page_us float8)
+	 WHERE f.test = 'seqread' AND f.block_bytes = seq_blk
+	 ORDER BY f.iodepth = seq_depth DESC, f.iodepth LIMIT 1;
+	have_seq := coalesce(have_seq, false);
+
+	--
+	-- random_page_cost.  The time of a random page read from storage over
+	-- that of a sequential one, times the share of random reads that miss
+	-- the cache (PostgreSQL's default of 4 stands for 40 times as slow, 90 %
+	-- cached), never below 1, relative to the tablespace's seq_page_cost.
+	-- The sequential page is timed as the server's sequential scans read:
+	-- in blocks of io_combine_limit (17+) or of the page cache's read-ahead
+	-- (128 kB) before.  The hit share comes from pg_statio for the
+	-- relations in the tablespace in this database, over all their block
+	-- accesses, sequential ones too; cache_hit_share overrides it.
+	--
+	seq_cost := (setting_now ->> 'seq_page_cost')::float8;
+	IF hit_arg IS NOT NULL THEN
+		hit := hit_arg;
+		hit_words := format('A cache hit share of %s was given (cache_hit_share)',
+							round(hit::numeric, 3));
+	ELSE
+		SELECT sum(x.hit), sum(x.hit + x.rd) INTO hits, accesses
+		  FROM (SELECT s.heap_blks_hit AS hit, s.heap_blks_read AS rd, c.reltablespace
+				  FROM pg_statio_all_tables s JOIN pg_class c ON c.oid = s.relid
+				UNION ALL
+				SELECT s.idx_blks_hit, s.idx_blks_read, c.reltablespace
+				  FROM pg_statio_all_indexes s JOIN pg_class c ON c.oid = s.indexrelid) x
+		 WHERE CASE WHEN x.reltablespace = 0 THEN db_spc ELSE x.reltablespace END = ts_oid;
+		IF coalesce(accesses, 0) >= min_accesses THEN
+			hit := (hits / accesses)::float8;
+			hit_words := format('%s %% of the %s block accesses to this tablespace''s relations in database %I were shared-buffer hits (pg_statio; reads the OS page cache served count as misses)',
+								round(100 * hit::numeric, 1), accesses, current_database());
+		ELSE
+			hit := assumed_hit_share;
+			hit_words := format('This tablespace''s relations in database %I saw %s block accesses (pg_statio), too few for a hit share: 90 %% of random reads are taken to be cache hits, as PostgreSQL''s default does',
+								current_database(), coalesce(accesses, 0));
+		END IF;
+	END IF;
+
+	out.tablespace := ts_name;
+	out.setting := 'random_page_cost';
+	out.current_value := setting_now ->> out.setting;
+	distrust := CASE
+		WHEN below IS NOT NULL THEN below
+		WHEN NOT have_rnd
+		THEN format('no random read of %s blocks at depth 1 was measured', blk_words)
+		WHEN NOT have_seq
+		THEN format('no sequential read in blocks of %s (the server''s sequential reads) was measured',
+					(seq_blk / 1024) || ' kB')
+		WHEN rnd_buffered OR seq_buffered
+		THEN 'the reads went through the OS page cache (direct => false), which may have served them'
+		WHEN rnd_p50_us < cache_latency_us
+		THEN format('a random %s read took %s µs (median), faster than storage answers: a cache (hypervisor, controller or memory) served the reads',
+					blk_words, round(rnd_p50_us::numeric, 1))
+		WHEN rnd_op_us < seq_page_us
+		THEN format('a random page (%s µs) was read faster than a sequential one (%s µs): a cache served the random reads',
+					round(rnd_op_us::numeric, 1), round(seq_page_us::numeric, 2))
+		END;
+	IF distrust IS NOT NULL THEN
+		out.suggested_value := NULL;
+		out.evidence := 'Nothing to suggest: ' || distrust || '.';
+		out.statement := NULL;
+	ELSE
+		ratio := rnd_op_us / seq_page_us;
+		out.suggested_value := round((seq_cost * greatest(1.0, ratio * (1 - hit)))::numeric, 1)::text;
+		out.evidence := format('Random %s reads (direct, depth 1): %s µs each on average (median %s µs); sequential reads in %s blocks, %s in flight%s: %s MB/s, %s µs per page; a page read from storage costs %s sequential pages. %s. %s × (1 − %s) = %s%s.',
+							   blk_words, round(rnd_op_us::numeric, 1), round(rnd_p50_us::numeric, 1),
+							   (seq_blk / 1024) || ' kB', seq_depth_used,
+							   CASE WHEN seq_depth_used <> seq_depth
+									THEN format(' (the server''s sequential scans keep %s)', seq_depth) ELSE '' END,
+							   round(seq_mb_s::numeric, 1),
+							   round(seq_page_us::numeric, 2), round(ratio::numeric, 1),
+							   hit_words, round(ratio::numeric, 1), round(hit::numeric, 3),
+							   round((ratio * (1 - hit))::numeric, 2),
+							   CASE WHEN ratio * (1 - hit) < 1.0
+									THEN ', below 1: a page costs no less than a sequential one' ELSE '' END ||
+							   CASE WHEN seq_cost <> 1
+									THEN format(', times this tablespace''s seq_page_cost %s', seq_cost) ELSE '' END);
+		out.statement := format('ALTER TABLESPACE %I SET (random_page_cost = %s)', ts_name, out.suggested_value);
+	END IF;
+	advice := advice || jsonb_build_array(to_jsonb(out));
+	RETURN NEXT out;
+
+	--
+	-- effective_io_concurrency and maintenance_io_concurrency: the depth
+	-- past which doubling it adds less than growth_margin to the IOPS of
+	-- random one-block reads (the knee of the depth sweep), or the deepest
+	-- measured while they still grow.
+	--
+	SELECT count(*), string_agg(format('%s (%s)', round(f.iops::numeric), f.iodepth), ', ' ORDER BY f.iodepth)
+	  INTO n, sweep
+	  FROM jsonb_to_recordset(figs) AS f(test text, block_bytes bigint, iodepth integer,
+										 buffered boolean, iops float8, mb_per_s float8,
+										 op_us float8, p50_us float8, page_us float8)
+	 WHERE f.test = 'randread' AND f.block_bytes = blk AND f.iops IS NOT NULL;
+	SELECT k.iodepth, k.iops, k.next_iops INTO knee, knee_at, knee_next
+	  FROM (SELECT f.iodepth, f.iops, lead(f.iops) OVER (ORDER BY f.iodepth) AS next_iops
+			  FROM jsonb_to_recordset(figs) AS f(test text, block_bytes bigint, iodepth integer,
+												 buffered boolean, iops float8, mb_per_s float8,
+												 op_us float8, p50_us float8, page_us float8)
+			 WHERE f.test = 'randread' AND f.block_bytes = blk AND f.iops IS NOT NULL) k
+	 WHERE k.next_iops IS NULL OR k.next_iops < k.iops * (1 + growth_margin)
+	 ORDER BY k.iodepth LIMIT 1;
+	distrust := CASE
+		WHEN below IS NOT NULL THEN below
+		WHEN n < 2
+		THEN format('random %s reads were measured at %s depth%s; the sweep needs two or more%s',
+					blk_words, n, CASE WHEN n = 1 THEN '' ELSE 's' END,
+					CASE WHEN uring_refused IS NOT NULL
+						 THEN ' (iodepth above 1 was refused: ' || uring_refused || ')' ELSE '' END)
+		WHEN EXISTS (SELECT 1 FROM jsonb_to_recordset(figs) AS f(test text, block_bytes bigint, buffered boolean)
+					  WHERE f.test = 'randread' AND f.block_bytes = blk AND f.buffered)
+		THEN 'the reads went through the OS page cache (direct => false), which may have served them'
+		WHEN have_rnd AND rnd_p50_us < cache_latency_us
+		THEN format('a random %s read took %s µs (median) at depth 1, faster than storage answers: a cache (hypervisor, controller or memory) served the reads',
+					blk_words, round(rnd_p50_us::numeric, 1))
+		END;
+	IF distrust IS NULL THEN
+		sweep := format('Random %s reads (direct), IOPS (depth): %s. ', blk_words, sweep) ||
+			CASE WHEN knee_next IS NULL
+				 THEN format('IOPS still grew by %s %% or more at the deepest depth measured (%s): the device takes at least that many in flight',
+							 round(100 * growth_margin), knee)
+				 ELSE format('Past depth %s doubling the depth adds less than %s %% (%s → %s IOPS)',
+							 knee, round(100 * growth_margin), round(knee_at::numeric), round(knee_next::numeric))
+			END;
+		knee := least(greatest(knee, 1), 1000);
+	END IF;
+	FOR i IN 1 .. 2 LOOP
+		out.setting := (ARRAY['effective_io_concurrency', 'maintenance_io_concurrency'])[i];
+		out.current_value := setting_now ->> out.setting;
+		IF distrust IS NOT NULL THEN
+			out.suggested_value := NULL;
+			out.evidence := 'Nothing to suggest: ' || distrust || '.';
+			out.statement := NULL;
+		ELSE
+			out.suggested_value := knee::text;
+			out.evidence := sweep || CASE WHEN i = 2
+										  THEN '. The same sweep as for effective_io_concurrency: VACUUM, ANALYZE and CREATE INDEX read the same device.'
+										  ELSE '.' END;
+			out.statement := format('ALTER TABLESPACE %I SET (%s = %s)', ts_name, out.setting, knee);
+		END IF;
+		advice := advice || jsonb_build_array(to_jsonb(out));
+		RETURN NEXT out;
+	END LOOP;
+
+	--
+	-- io_combine_limit (17+, server-wide): the block size past which
+	-- doubling it adds less than growth_margin to sequential MB/s, or the
+	-- largest measured while it still grows.
+	--
+	IF ver >= 170000 THEN
+		SELECT count(*), string_agg(format('%s (%s kB)', round(f.mb_per_s::numeric), f.block_bytes / 1024), ', ' ORDER BY f.block_bytes),
+			   bool_or(f.buffered)
+		  INTO n, sweep, seq_buffered
+		  FROM (SELECT DISTINCT ON (f.block_bytes) f.*
+				  FROM jsonb_to_recordset(figs) AS f(test text, block_bytes bigint, iodepth integer,
+													 buffered boolean, iops float8, mb_per_s float8,
+													 op_us float8, p50_us float8, page_us float8)
+				 WHERE f.test = 'seqread' AND f.block_bytes BETWEEN blk AND combine_max
+				   AND f.mb_per_s IS NOT NULL
+				 ORDER BY f.block_bytes, f.iodepth) f;
+		SELECT k.block_bytes, k.mb_per_s, k.next_mb INTO b, knee_at, knee_next
+		  FROM (SELECT f.block_bytes, f.mb_per_s, lead(f.mb_per_s) OVER (ORDER BY f.block_bytes) AS next_mb
+				  FROM (SELECT DISTINCT ON (f.block_bytes) f.*
+						  FROM jsonb_to_recordset(figs) AS f(test text, block_bytes bigint, iodepth integer,
+															 buffered boolean, iops float8, mb_per_s float8,
+															 op_us float8, p50_us float8, page_us float8)
+						 WHERE f.test = 'seqread' AND f.block_bytes BETWEEN blk AND combine_max
+						   AND f.mb_per_s IS NOT NULL
+						 ORDER BY f.block_bytes, f.iodepth) f) k
+		 WHERE k.next_mb IS NULL OR k.next_mb < k.mb_per_s * (1 + growth_margin)
+		 ORDER BY k.block_bytes LIMIT 1;
+		out.setting := 'io_combine_limit';
+		out.current_value := (combine_now / 1024) || 'kB';
+		out.suggested_value := NULL;
+		out.statement := NULL;
+		IF n < 2 THEN
+			out.evidence := format('Nothing to suggest: sequential reads were measured in %s block size%s between %s and %s; the sweep needs two or more.',
+								   n, CASE WHEN n = 1 THEN '' ELSE 's' END, blk_words, (combine_max / 1024) || ' kB');
+		ELSIF below IS NOT NULL THEN
+			out.evidence := 'Nothing to suggest: ' || below || '.';
+		ELSIF seq_buffered THEN
+			out.evidence := 'Nothing to suggest: the reads went through the OS page cache (direct => false), which may have served them.';
+		ELSE
+			out.suggested_value := (b / 1024) || 'kB';
+			out.evidence := format('Sequential reads (direct, depth 1), MB/s (block size): %s. ', sweep) ||
+				CASE WHEN knee_next IS NULL
+					 THEN format('MB/s still grew by %s %% or more at the largest block measured (%s)',
+								 round(100 * growth_margin), (b / 1024) || ' kB')
+					 ELSE format('Past %s blocks doubling the size adds less than %s %% (%s → %s MB/s)',
+								 (b / 1024) || ' kB', round(100 * growth_margin),
+								 round(knee_at::numeric), round(knee_next::numeric))
+				END ||
+				'. A server-wide setting: ALTER SYSTEM, then a reload' ||
+				CASE WHEN combine_cap IS NOT NULL AND b > combine_cap
+					 THEN format('; it is above io_max_combine_limit (%s kB), which takes a restart',
+								 combine_cap / 1024)
+					 ELSE '' END || '.';
+			out.statement :=
+				CASE WHEN combine_cap IS NOT NULL AND b > combine_cap
+					 THEN format('ALTER SYSTEM SET io_max_combine_limit = %L; ', out.suggested_value)
+					 ELSE '' END ||
+				format('ALTER SYSTEM SET io_combine_limit = %L', out.suggested_value);
+		END IF;
+		advice := advice || jsonb_build_array(to_jsonb(out));
+		RETURN NEXT out;
+	END IF;
+
+	IF keep THEN
+		IF run_label ~ '^[0-9]+$' THEN
+			-- a run id: record under that run's label
+			run_label := (SELECT r2.label FROM @extschema@.bench_run r2 WHERE r2.run_id = run_label::bigint);
+		END IF;
+		PERFORM @extschema@.bench_record('tablespace_advice'::pg_catalog.text, ts_name::pg_catalog.text, advice, run_label,
+							 jsonb_build_object('tablespace', ts_name, 'size', file_size,
+												'duration', cap, 'label', $4,
+												'measured', measured,
+												'cache_hit_share', hit_arg));
+		IF $4 IS NULL THEN
+			RAISE NOTICE 'advice and measurements recorded under label "%"', run_label
+				USING HINT = format('Apply it with bench_apply_advice(%L, %L).', ts_name, run_label);
+		END IF;
+	END IF;
+	RETURN;
+END;
+$$;
 
 CREATE FUNCTION bench_tablespace_advice(
 	tablespace name DEFAULT 'pg_default',

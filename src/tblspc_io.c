@@ -49,6 +49,7 @@
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "benchstore.h"
+#include "blockdev.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_tablespace_d.h"
 #include "commands/tablespace.h"
@@ -89,6 +90,19 @@ PGDLLEXPORT void bench_tblspc_io_worker(dsm_segment *seg, shm_toc *toc);
 #define BS_MAX_DURATION_US	(INT64CONST(7) * USECS_PER_DAY)
 #define BS_SHM_KEY			UINT64CONST(0xB5E4C45010000001)
 
+/*
+ * The re-read after a direct read test: the last blocks it read (at most
+ * BS_REREAD_BYTES of them, and BS_REREAD_MAX_OPS), read again in the same
+ * order at the same depth, for at most BS_REREAD_MAX_US.  A second pass
+ * BS_REREAD_FASTER times as fast or more means a cache below the server
+ * keeps what is read.
+ */
+#define BS_REREAD_BYTES		((uint64) 64 * 1024 * 1024)
+#define BS_REREAD_MAX_OPS	8192
+#define BS_REREAD_MIN_OPS	16
+#define BS_REREAD_MAX_US	(INT64CONST(2) * USECS_PER_SEC)
+#define BS_REREAD_FASTER	2.0
+
 typedef enum BsIoTest
 {
 	BS_TEST_SEQWRITE,
@@ -109,6 +123,10 @@ typedef struct BsStreamSlot
 	uint64		ops;
 	instr_time	start;
 	instr_time	end;
+	/* the re-read of a direct read test: its last blocks, both passes */
+	uint64		reread_ops;		/* blocks compared (0: no re-read) */
+	uint64		pass1_ns;		/* first to last of them in the test */
+	uint64		pass2_ns;		/* and read again */
 	BsHistogram hist;
 	pg_atomic_uint64 progress;	/* bytes done in the current test so far */
 } BsStreamSlot;
@@ -177,6 +195,7 @@ enum
 	COL_LAT_MAX_US,
 	COL_RUN,					/* from version 1.2 on */
 	COL_WARNINGS,
+	COL_SERVED_BY,
 	BS_IO_NCOLS
 };
 
@@ -484,6 +503,11 @@ typedef struct BsStream
 	int			perm_half_bits;
 	uint64		perm_keys[4];
 	uint64		perm_next;		/* next index to permute */
+	/* the last blocks a direct read test read, for the re-read (a ring) */
+	off_t	   *recent_off;
+	uint64	   *recent_ns;		/* when each completed */
+	int			recent_cap;
+	uint64		recent_count;	/* recorded in this test */
 } BsStream;
 
 /*
@@ -822,12 +846,19 @@ test_is_timed(BsIoTest test)
 		test == BS_TEST_SYNC;
 }
 
+/* Whether the time since start has reached a number of microseconds. */
+static inline bool
+past_deadline_us(instr_time start, instr_time now, int64 us)
+{
+	INSTR_TIME_SUBTRACT(now, start);
+	return (int64) INSTR_TIME_GET_MICROSEC(now) >= us;
+}
+
 /* Whether the time since start has reached the duration. */
 static inline bool
 past_deadline(BsIoShared *sh, instr_time start, instr_time now)
 {
-	INSTR_TIME_SUBTRACT(now, start);
-	return (int64) INSTR_TIME_GET_MICROSEC(now) >= sh->duration_us;
+	return past_deadline_us(start, now, sh->duration_us);
 }
 
 /*
@@ -851,6 +882,127 @@ stream_end_test(BsStream *st, BsIoTest test, uint64 ops)
 }
 
 /*
+ * Whether a test is followed by the re-read: a read test with direct I/O
+ * (through the page cache the second pass would time memory).
+ */
+static inline bool
+test_rereads(BsIoShared *sh, BsIoTest test)
+{
+	return sh->direct && (test == BS_TEST_SEQREAD || test == BS_TEST_RANDREAD);
+}
+
+/* Remember a block a direct read test read, and when. */
+static inline void
+note_recent(BsStream *st, off_t offset, instr_time when)
+{
+	int			i = (int) (st->recent_count % st->recent_cap);
+
+	st->recent_off[i] = offset;
+	st->recent_ns[i] = bs_instr_time_ns(when);
+	st->recent_count++;
+}
+
+/*
+ * The re-read: the last blocks the test read, read again directly in the
+ * same order and at the same depth, right after it.  Both passes are timed
+ * from the first block's completion to the last's, so that the figure
+ * compared is the same in each.  A cache below the server that keeps what
+ * is read (a volume's, an array's, a hypervisor's, the page cache under a
+ * loop device) serves the second pass; storage alone reads both alike.
+ */
+static void
+stream_reread(BsStream *st)
+{
+	BsIoShared *sh = st->shared;
+	BsStreamSlot *slot = &sh->slots[st->index];
+	uint64		n = Min(st->recent_count, (uint64) st->recent_cap);
+	uint64		first = st->recent_count - n;
+	uint64		first_ns = 0;
+	uint64		last_ns = 0;
+	uint64		done = 0;
+	instr_time	start;
+	instr_time	now;
+
+	slot->reread_ops = 0;
+	if (n < BS_REREAD_MIN_OPS)
+		return;
+	INSTR_TIME_SET_CURRENT(start);
+
+	if (st->engine == NULL)
+	{
+		for (uint64 k = 0; k < n; k++)
+		{
+			block_io(st, false, st->recent_off[(first + k) % st->recent_cap], st->fd);
+			INSTR_TIME_SET_CURRENT(now);
+			last_ns = bs_instr_time_ns(now);
+			if (done++ == 0)
+				first_ns = last_ns;
+			if (past_deadline_us(start, now, BS_REREAD_MAX_US))
+				break;
+		}
+	}
+	else
+	{
+		BsIoCompletion comp[BS_MAX_IODEPTH];
+		uint64		issued = 0;
+		bool		stop = false;
+		int			free_slot;
+
+		for (;;)
+		{
+			int			got;
+
+			CHECK_FOR_INTERRUPTS();
+			while (!stop && issued < n &&
+				   (free_slot = bs_io_engine_free_slot(st->engine)) >= 0)
+			{
+				bs_io_engine_prep(st->engine, free_slot, st->fd, false,
+								  st->recent_off[(first + issued) % st->recent_cap],
+								  sh->block_size, issued);
+				issued++;
+			}
+			if (bs_io_engine_inflight(st->engine) == 0)
+				break;
+			got = bs_io_engine_reap(st->engine, comp, lengthof(comp));
+			INSTR_TIME_SET_CURRENT(now);
+			for (int k = 0; k < got; k++)
+			{
+				if (comp[k].error != 0)
+				{
+					errno = comp[k].error;
+					raise_io_error(st, BS_OP_READ);
+				}
+				if (comp[k].done < comp[k].requested)
+					raise_short_transfer(st, comp[k].offset + comp[k].done);
+			}
+			if (got > 0)
+			{
+				last_ns = bs_instr_time_ns(now);
+				if (done == 0)
+					first_ns = last_ns;
+				done += got;
+			}
+			if (!stop)
+				stop = past_deadline_us(start, now, BS_REREAD_MAX_US);
+		}
+	}
+
+	/* the same blocks of the test: the first done .. the last */
+	if (done >= BS_REREAD_MIN_OPS && last_ns > first_ns)
+	{
+		uint64		p1_first = st->recent_ns[first % st->recent_cap];
+		uint64		p1_last = st->recent_ns[(first + done - 1) % st->recent_cap];
+
+		if (p1_last > p1_first)
+		{
+			slot->reread_ops = done;
+			slot->pass1_ns = p1_last - p1_first;
+			slot->pass2_ns = last_ns - first_ns;
+		}
+	}
+}
+
+/*
  * A test at iodepth > 1 (not sync): keep iodepth operations of one block
  * each in flight through the stream's engine, and reap them as they
  * complete.  The same offsets as at depth 1, issued in the same order; a
@@ -868,10 +1020,12 @@ stream_run_test_depth(BsStream *st, BsIoTest test)
 	uint64		nblocks_file = Max(st->filled / sh->block_size, 1);
 	bool		write = (test == BS_TEST_SEQWRITE || test == BS_TEST_RANDWRITE);
 	bool		timed = test_is_timed(test);
+	bool		rereads = test_rereads(sh, test);
 	uint64		issued = 0;
 	uint64		ops = 0;
 	bool		stop = false;
 
+	st->recent_count = 0;
 	INSTR_TIME_SET_CURRENT(slot->start);
 	for (;;)
 	{
@@ -899,6 +1053,14 @@ stream_run_test_depth(BsStream *st, BsIoTest test)
 			break;
 
 		n = bs_io_engine_reap(engine, done, lengthof(done));
+		if (rereads)
+		{
+			instr_time	now;
+
+			INSTR_TIME_SET_CURRENT(now);
+			for (int k = 0; k < n; k++)
+				note_recent(st, done[k].offset, now);
+		}
 		for (int k = 0; k < n; k++)
 		{
 			if (done[k].error != 0)
@@ -942,6 +1104,7 @@ stream_run_test(BsStream *st, BsIoTest test)
 	instr_time	after;
 	instr_time	deadline_base;
 	bool		timed_cap = test_is_timed(test);
+	bool		rereads = test_rereads(sh, test);
 	int			fd = st->fd;
 
 	if (st->engine != NULL && test != BS_TEST_SYNC)
@@ -950,6 +1113,7 @@ stream_run_test(BsStream *st, BsIoTest test)
 		return;
 	}
 
+	st->recent_count = 0;
 	INSTR_TIME_SET_CURRENT(slot->start);
 	deadline_base = slot->start;
 	before = slot->start;
@@ -1000,11 +1164,13 @@ stream_run_test(BsStream *st, BsIoTest test)
 			bs_hist_add(&slot->hist, ns);
 			before = after;
 		}
-		else if (timed_cap)
+		else if (timed_cap || rereads)
 			INSTR_TIME_SET_CURRENT(after);	/* only to check the deadline */
 		else
 			continue;
 
+		if (rereads)
+			note_recent(st, offset, after);
 		if (timed_cap && past_deadline(sh, deadline_base, after))
 			break;
 	}
@@ -1017,6 +1183,10 @@ stream_run_test(BsStream *st, BsIoTest test)
  * wait at the next test's first barrier: it gathers the test's results.
  */
 typedef void (*BsGatherFn) (BsIoShared *sh, BsIoTest test, void *arg);
+
+/* The caller's count of the devices' reads around a test (see gather). */
+static void devices_start(void *gather_arg);
+static void devices_stop(void *gather_arg);
 
 /* Bytes done so far in the current test by all streams. */
 static uint64
@@ -1070,6 +1240,17 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
 	}
 
 	stream_open_file(&st);
+	for (int t = 0; t < sh->ntests; t++)
+	{
+		if (test_rereads(sh, sh->tests[t]) && st.recent_cap == 0)
+		{
+			uint64		cap = BS_REREAD_BYTES / sh->block_size;
+
+			st.recent_cap = (int) Max(Min(cap, BS_REREAD_MAX_OPS), BS_REREAD_MIN_OPS);
+			st.recent_off = palloc(sizeof(off_t) * st.recent_cap);
+			st.recent_ns = palloc(sizeof(uint64) * st.recent_cap);
+		}
+	}
 	if (sh->iodepth > 1)
 	{
 		bool		any = false;
@@ -1109,6 +1290,8 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
 
 		/* all streams start together, once the last test is gathered */
 		pg_atomic_write_u64(&slot->progress, 0);
+		if (leader)
+			devices_start(gather_arg);
 		BarrierArriveAndWait(&sh->barrier, PG_WAIT_EXTENSION);
 		memset(slot, 0, offsetof(BsStreamSlot, hist));
 		bs_hist_reset(&slot->hist);
@@ -1128,6 +1311,15 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
 		st.progress = NULL;
 
 		BarrierArriveAndWait(&sh->barrier, PG_WAIT_EXTENSION);
+		if (leader)
+			devices_stop(gather_arg);
+		if (test_rereads(sh, test))
+		{
+			/* every stream re-reads at once, once the counts are taken */
+			BarrierArriveAndWait(&sh->barrier, PG_WAIT_EXTENSION);
+			stream_reread(&st);
+			BarrierArriveAndWait(&sh->barrier, PG_WAIT_EXTENSION);
+		}
 		if (gather)
 			gather(sh, test, gather_arg);
 	}
@@ -1181,6 +1373,9 @@ typedef struct BsIoTotals
 	uint64		ops;
 	instr_time	start;
 	instr_time	end;
+	uint64		reread_ops;
+	uint64		pass1_ns;
+	uint64		pass2_ns;
 	BsHistogram hist;
 } BsIoTotals;
 
@@ -1194,13 +1389,20 @@ totals_add(BsIoTotals *t, const BsStreamSlot *slot)
 	t->streams++;
 	t->bytes += slot->bytes;
 	t->ops += slot->ops;
+	if (slot->reread_ops > 0)
+	{
+		t->reread_ops += slot->reread_ops;
+		t->pass1_ns += slot->pass1_ns;
+		t->pass2_ns += slot->pass2_ns;
+	}
 	bs_hist_merge(&t->hist, &slot->hist);
 }
 
 static void
 put_row(BsRun *run, ReturnSetInfo *rsinfo, const char *tablespace,
 		BsIoTest test, const BsIoArgs *args, bool sync_direct,
-		const BsIoTotals *t, int run_no, const char *warnings)
+		const BsIoTotals *t, int run_no, const char *warnings,
+		const char *served_by)
 {
 	Datum		values[BS_IO_NCOLS];
 	bool		nulls[BS_IO_NCOLS];
@@ -1244,6 +1446,10 @@ put_row(BsRun *run, ReturnSetInfo *rsinfo, const char *tablespace,
 		values[COL_WARNINGS] = CStringGetTextDatum(warnings);
 	else
 		nulls[COL_WARNINGS] = true;
+	if (served_by)
+		values[COL_SERVED_BY] = CStringGetTextDatum(served_by);
+	else
+		nulls[COL_SERVED_BY] = true;
 	if (!args->iodepth_column)
 	{
 		/* a 1.0 definition: no iodepth column */
@@ -1264,7 +1470,71 @@ typedef struct BsGather
 	BsIoTotals *totals;			/* one per tablespace, then the total */
 	int			run_no;			/* 1 .. repeat */
 	char	  **warnings;		/* per tablespace, then the total; NULL: none */
+	BsDevStack *stacks;			/* per tablespace: the devices under it */
+	bool	   *have_stack;		/* whether Linux describes them */
 } BsGather;
+
+static void
+devices_start(void *gather_arg)
+{
+	BsGather   *g = (BsGather *) gather_arg;
+
+	for (int i = 0; i < g->args->ntablespaces; i++)
+		if (g->have_stack[i])
+			bs_devstack_start(&g->stacks[i]);
+}
+
+static void
+devices_stop(void *gather_arg)
+{
+	BsGather   *g = (BsGather *) gather_arg;
+
+	for (int i = 0; i < g->args->ntablespaces; i++)
+		if (g->have_stack[i])
+			bs_devstack_stop(&g->stacks[i]);
+}
+
+/*
+ * Where a read test's blocks came from, and the evidence: "cache below"
+ * when the devices' counts show a cache under the filesystem answered (see
+ * blockdev.c), else "storage", with a word when the re-read found a cache
+ * below that keeps what is read.  NULL for the write and sync tests.
+ */
+static const char *
+read_provenance(BsGather *g, int spc, BsIoTest test, const BsIoTotals *t,
+				StringInfo evidence)
+{
+	const char *served_by = "storage";
+
+	if (test != BS_TEST_SEQREAD && test != BS_TEST_RANDREAD)
+		return NULL;
+	if (spc >= 0 && g->have_stack[spc])
+	{
+		char	   *below = bs_devstack_cache_below(&g->stacks[spc], t->bytes,
+													g->args->direct);
+
+		if (below)
+		{
+			appendStringInfo(evidence, "%sA cache below the server answered: %s",
+							 evidence->len > 0 ? " " : "", below);
+			served_by = "cache below";
+		}
+	}
+	if (t->reread_ops > 0 && t->pass2_ns > 0 &&
+		(double) t->pass1_ns / t->pass2_ns >= BS_REREAD_FASTER)
+	{
+		double		per1 = t->pass1_ns / 1000.0 / t->reread_ops;
+		double		per2 = t->pass2_ns / 1000.0 / t->reread_ops;
+
+		appendStringInfo(evidence, "%sA cache below the server keeps what is read: the last %llu blocks read again directly came %.1f× as fast (%.1f → %.1f µs per block).%s",
+						 evidence->len > 0 ? " " : "",
+						 (unsigned long long) t->reread_ops,
+						 (double) t->pass1_ns / t->pass2_ns, per1, per2,
+						 strcmp(served_by, "storage") == 0 ?
+						 " The test's own pass, this figure, was the slower: that cache did not serve it all; a run over data read shortly before may be served from it." : "");
+	}
+	return served_by;
+}
 
 /*
  * After a test: one row per tablespace, summing its streams (stream s runs
@@ -1275,6 +1545,7 @@ gather_rows(BsIoShared *sh, BsIoTest test, void *arg)
 {
 	BsGather   *g = (BsGather *) arg;
 	int			nspc = sh->ntablespaces;
+	bool		total_below = false;
 
 	memset(g->totals, 0, sizeof(BsIoTotals) * (nspc + 1));
 	for (int s = 0; s < sh->nstreams; s++)
@@ -1282,13 +1553,28 @@ gather_rows(BsIoShared *sh, BsIoTest test, void *arg)
 		totals_add(&g->totals[s % nspc], &sh->slots[s]);
 		totals_add(&g->totals[nspc], &sh->slots[s]);
 	}
-	for (int i = 0; i < nspc; i++)
-		put_row(g->run, g->rsinfo, get_tablespace_name(sh->tablespaces[i]),
+	for (int i = 0; i <= nspc; i++)
+	{
+		StringInfoData words;
+		const char *served_by;
+
+		if (i == nspc && !g->total_row)
+			break;
+		initStringInfo(&words);
+		if (g->warnings[i])
+			appendStringInfoString(&words, g->warnings[i]);
+		served_by = read_provenance(g, i < nspc ? i : -1, test,
+									&g->totals[i], &words);
+		/* the total: a cache below if any tablespace had one */
+		if (i == nspc && served_by != NULL && total_below)
+			served_by = "cache below";
+		if (served_by != NULL && strcmp(served_by, "cache below") == 0)
+			total_below = true;
+		put_row(g->run, g->rsinfo,
+				i < nspc ? get_tablespace_name(sh->tablespaces[i]) : "total",
 				test, g->args, sh->sync_direct, &g->totals[i], g->run_no,
-				g->warnings[i]);
-	if (g->total_row)
-		put_row(g->run, g->rsinfo, "total", test, g->args, sh->sync_direct,
-				&g->totals[nspc], g->run_no, g->warnings[nspc]);
+				words.len > 0 ? words.data : NULL, served_by);
+	}
 }
 
 /*
@@ -1449,6 +1735,11 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, BsRun *run,
 	gather.total_row = total_rows;
 	gather.totals = palloc(sizeof(BsIoTotals) * (nspc + 1));
 	gather.warnings = palloc0(sizeof(char *) * (nspc + 1));
+	gather.stacks = palloc0(sizeof(BsDevStack) * nspc);
+	gather.have_stack = palloc0(sizeof(bool) * nspc);
+	for (int i = 0; i < nspc; i++)
+		gather.have_stack[i] = bs_devstack_find(tablespace_dir(args->tablespaces[i]),
+												&gather.stacks[i]);
 	if (nspc > 1)
 	{
 		/* said on every row: the figures are of tablespaces under load */

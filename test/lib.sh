@@ -267,7 +267,7 @@ bs_owner() {
 bs_as_pg() {
     if [ "$(id -u)" -eq 0 ]; then
         local vars=(PATH="$PG_BIN:$PATH") v
-        for v in PGHOST PGPORT PGUSER PGDATABASE; do
+        for v in PGHOST PGPORT PGUSER PGDATABASE BS_LOOP_CACHED BS_LOOP_CACHED_FILE BS_LOOP_DIRECT; do
             [ -n "${!v:-}" ] && vars+=("$v=${!v}")
         done
         runuser -u postgres -- env "${vars[@]}" "$@"
@@ -319,7 +319,66 @@ bs_restart_cluster() {
     bs_as_pg "$PG_BIN/pg_ctl" -D "$BS_TMP/data" -l "$BS_TMP/server.log" -w restart >/dev/null
 }
 
+# The loop-device rig (root only): two small ext4 filesystems on loop
+# devices whose backing files lie in /var/tmp, for the tests of a cache
+# below the server (test/t/023_cache_below.pl).  On "cached" the loop
+# device reads its file through the page cache: a cache below the
+# filesystem that the test controls (it drops the file's pages with dd
+# iflag=nocache, so the file is readable by the cluster's owner).  On
+# "direct" the loop device does direct I/O: no cache between the
+# filesystem and the disk.  Exports BS_LOOP_CACHED (a directory for a
+# tablespace), BS_LOOP_CACHED_FILE and BS_LOOP_DIRECT; removed with the
+# cluster.  Says why and exports nothing where it cannot be built.
+bs_loop_rig_start() {
+    BS_LOOP_ROOT=
+    if [ "$(id -u)" -ne 0 ]; then
+        bs_log "loop-device rig: not built (it needs root for losetup and mount)"
+        return 0
+    fi
+    local root kind dev
+    bs_apt e2fsprogs mount
+    root=$(mktemp -d /var/tmp/benchstore-loop.XXXXXX)
+    BS_LOOP_ROOT=$root
+    for kind in cached direct; do
+        truncate -s 2G "$root/$kind.img"
+        mkfs.ext4 -q -F "$root/$kind.img"
+        if [ "$kind" = direct ]; then
+            dev=$(losetup --find --show --direct-io=on "$root/$kind.img") || dev=
+        else
+            dev=$(losetup --find --show --direct-io=off "$root/$kind.img") || dev=
+        fi
+        if [ -z "$dev" ]; then
+            bs_log "loop-device rig: losetup failed: no loop devices here"
+            bs_loop_rig_stop
+            return 0
+        fi
+        echo "$dev" > "$root/$kind.dev"
+        mkdir -p "$root/$kind"
+        mount -o noatime "$dev" "$root/$kind"
+        mkdir -p "$root/$kind/ts"
+        chown "$(bs_owner)": "$root/$kind/ts"
+        chmod 644 "$root/$kind.img"
+    done
+    chmod 755 "$root"
+    export BS_LOOP_CACHED="$root/cached/ts" BS_LOOP_CACHED_FILE="$root/cached.img" \
+        BS_LOOP_DIRECT="$root/direct/ts"
+    bs_log "loop-device rig: $(cat "$root/cached.dev") (page-cached file) on $root/cached, $(cat "$root/direct.dev") (direct I/O) on $root/direct"
+}
+
+bs_loop_rig_stop() {
+    local root=${BS_LOOP_ROOT:-} kind
+    [ -n "$root" ] && [ -d "$root" ] || return 0
+    for kind in cached direct; do
+        mountpoint -q "$root/$kind" 2>/dev/null && umount "$root/$kind"
+        [ -f "$root/$kind.dev" ] && losetup -d "$(cat "$root/$kind.dev")" 2>/dev/null
+    done
+    rm -rf "$root"
+    BS_LOOP_ROOT=
+    unset BS_LOOP_CACHED BS_LOOP_CACHED_FILE BS_LOOP_DIRECT
+}
+
 bs_stop_cluster() {
+    bs_loop_rig_stop
     if [ -n "${BS_TMP:-}" ] && [ -d "$BS_TMP/data" ]; then
         bs_as_pg "$PG_BIN/pg_ctl" -D "$BS_TMP/data" -m fast -w stop >/dev/null 2>&1 || true
     fi

@@ -1,0 +1,172 @@
+# A cache below the server, detected, on a rig whose truth is known: two
+# tablespaces on ext4 filesystems on loop devices (built as root by
+# test/lib.sh, bs_loop_rig_start).  Under "cached" the loop device reads
+# its backing file through the page cache: a cache below the filesystem
+# that this test controls.  Resident (the file's pages are in memory, as
+# the test file's fill leaves them) the reads are the cache's and
+# served_by says "cache below", with the devices' counts as evidence;
+# with the backing file's pages dropped all along (dd iflag=nocache in a
+# loop) they are the disk's, and it says "storage"; under "direct" (loop
+# with direct I/O) there is no cache between the filesystem and the disk,
+# and it says "storage".  The settings advice refuses to derive costs from
+# the first and not from the others; bench_compare warns when it compares
+# the first with the others.
+use strict;
+use utf8;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use BenchstoreTAP;
+
+my ($cached, $cached_file, $direct) =
+  @ENV{qw(BS_LOOP_CACHED BS_LOOP_CACHED_FILE BS_LOOP_DIRECT)};
+if (!$cached || !$direct || !-d $cached || !-d $direct || !-r $cached_file)
+{
+	plan skip_all =>
+	  'the loop-device rig is not set up (test/lib.sh builds it as root: BS_LOOP_CACHED, BS_LOOP_CACHED_FILE, BS_LOOP_DIRECT)';
+}
+
+my $node = bs_node('below');
+mkdir "$cached/t023_$$" or die "mkdir: $!";
+mkdir "$direct/t023_$$" or die "mkdir: $!";
+$node->safe_psql('postgres', qq{
+	CREATE TABLESPACE spc_cached LOCATION '$cached/t023_$$';
+	CREATE TABLESPACE spc_direct LOCATION '$direct/t023_$$';
+});
+
+# Drop the backing file's pages from the page cache every 10 ms while
+# $code runs: whatever the loop device reads then comes from the disk.
+sub with_backing_dropped
+{
+	my ($code) = @_;
+	my $pid = fork();
+	die "fork: $!" unless defined $pid;
+	if ($pid == 0)
+	{
+		exec('sh', '-c',
+			"while :; do dd if='$cached_file' iflag=nocache count=0 status=none; sleep 0.01; done"
+		);
+		exit 1;
+	}
+	my @r = eval { $code->() };
+	my $err = $@;
+	kill 'TERM', $pid;
+	waitpid($pid, 0);
+	die $err if $err;
+	return @r;
+}
+
+sub io_rows
+{
+	my ($spc, $extra) = @_;
+	$extra //= '';
+	return bs_rows($node, qq{
+		SELECT run, test, served_by, warnings FROM bench_tablespace_io('$spc',
+			size => '64MB', tests => '{seqwrite,seqread,randread}',
+			duration => '2s', record => false$extra)});
+}
+
+sub check_rows
+{
+	my ($what, $expect, @rows) = @_;
+	foreach my $r (@rows)
+	{
+		my $name = "$what, run $r->{run}, $r->{test}";
+		if ($r->{test} eq 'seqwrite')
+		{
+			is($r->{served_by}, undef, "$name: a write says nothing of where reads come from");
+			next;
+		}
+		is($r->{served_by}, $expect, "$name: served by $expect");
+		if ($expect eq 'cache below')
+		{
+			like($r->{warnings},
+				qr/A cache below the server answered: loop\d+ read [0-9.]+ MB, but \S+ under it read [0-9.]+ MB: the page cache holding loop\d+'s backing file \Q$cached_file\E answered the rest\./,
+				"$name: the evidence names the devices' counts and the backing file");
+		}
+		else
+		{
+			unlike($r->{warnings} // '', qr/answered/,
+				"$name: no cache below is said to have answered");
+		}
+	}
+}
+
+# 1. Resident: the fill leaves the backing file's pages in the page cache.
+check_rows('cached loop, resident', 'cache below',
+	io_rows('spc_cached', ', repeat => 2'));
+
+# Through the page cache of the tablespace's own filesystem (direct =>
+# false): the test evicts its file from it first, the loop device's cache
+# below still answers.
+check_rows('cached loop, resident, direct => false', 'cache below',
+	io_rows('spc_cached', ', direct => false'));
+
+# 2. Dropped all along: the loop device reads the disk.
+check_rows('cached loop, dropped', 'storage',
+	with_backing_dropped(sub { io_rows('spc_cached', ', repeat => 2') }));
+
+# 3. A loop device with direct I/O: nothing between it and the disk.
+check_rows('direct loop', 'storage', io_rows('spc_direct', ', repeat => 2'));
+
+# The re-read after every direct read test ran (its verdict is timing and
+# is reported by test/bench/cache_below.sh, not asserted here); where it
+# says something, it says it whole.
+foreach my $r (io_rows('spc_direct'), io_rows('spc_cached'))
+{
+	next unless ($r->{warnings} // '') =~ /keeps what is read/;
+	like($r->{warnings},
+		qr/the last \d+ blocks read again directly came [0-9.]+× as fast \([0-9.]+ → [0-9.]+ µs per block\)/,
+		"$r->{test}: the re-read's evidence");
+}
+
+# The history keeps served_by; bench_compare warns across provenances.
+$node->safe_psql('postgres', q{
+	SELECT count(*) FROM bench_tablespace_io('spc_cached', size => '32MB',
+		tests => '{seqread}', repeat => 2, label => 'rig cached');
+	SELECT count(*) FROM bench_tablespace_io('spc_direct', size => '32MB',
+		tests => '{seqread}', repeat => 2, label => 'rig direct');
+});
+is( $node->safe_psql('postgres', q{
+		SELECT string_agg(DISTINCT label || ': ' || served_by, ', ' ORDER BY label || ': ' || served_by)
+		  FROM bench_history WHERE label IN ('rig cached', 'rig direct')}),
+	'rig cached: cache below, rig direct: storage',
+	'bench_history.served_by');
+my ($ret, $out, $err) = $node->psql('postgres',
+	q{SELECT verdict FROM bench_compare('rig direct', 'rig cached')});
+is($ret, 0, 'bench_compare across provenances runs');
+like($err,
+	qr/WARNING:  the figures compared were read from different places: seqread \(rig direct: storage, rig cached: cache below\)/,
+	'bench_compare warns that one side was served by a cache below');
+($ret, $out, $err) = $node->psql('postgres',
+	q{SELECT count(*) FROM bench_compare('rig direct', 'rig direct')});
+unlike($err, qr/different places/, 'no warning when both sides agree');
+
+# 4. The advice: no cost from a cache, costs from storage.
+my %advice = map {
+	my $spc = $_;
+	($spc => { map { $_->{setting} => $_ } bs_rows($node, qq{
+		SELECT setting, suggested_value, evidence FROM bench_tablespace_advice('$spc',
+			size => '32MB', duration => '1s', record => false, repeat => 1)}) });
+} qw(spc_cached spc_direct);
+foreach my $setting (qw(random_page_cost effective_io_concurrency))
+{
+	my $a = $advice{spc_cached}{$setting};
+	is($a->{suggested_value}, undef, "advice on the cached loop: no $setting");
+	like($a->{evidence},
+		qr/^Nothing to suggest: a cache below the server served reads that were measured, so they time that cache, not the storage \((seqread|randread) of .*loop\d+ read/,
+		"advice on the cached loop: $setting refused, naming the evidence");
+	unlike($advice{spc_direct}{$setting}{evidence}, qr/cache below the server served/,
+		"advice on the direct loop: $setting not refused for a cache below");
+}
+
+$node->safe_psql('postgres', q{
+	SELECT bench_forget(label) FROM (VALUES ('rig cached'), ('rig direct')) v(label);
+	DROP TABLESPACE spc_cached;
+	DROP TABLESPACE spc_direct;
+});
+$node->stop;
+done_testing();
