@@ -171,6 +171,7 @@ REVOKE pg_write_server_files FROM regress_bs_io;
 SET ROLE regress_bs_io;
 SELECT err_code, message FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1MB')$$);
 SELECT err_code, message FROM expect_error($$SELECT * FROM bench_compare_tablespaces('pg_default', 'regress_bs_ts')$$);
+SELECT err_code, message FROM expect_error($$SELECT * FROM bench_tablespace_cache_probe('pg_default', '64MB')$$);
 RESET ROLE;
 -- EXECUTE granted by hand does not bypass the check in C.
 GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer)
@@ -183,3 +184,34 @@ REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, bo
 	FROM regress_bs_io;
 DROP TABLESPACE regress_bs_ts;
 DROP ROLE regress_bs_io;
+
+--
+-- bench_tablespace_cache_probe: arguments checked before anything is
+-- written, and the knees of a sweep found in known series.
+--
+SELECT err_code, message FROM expect_error($$SELECT * FROM bench_tablespace_cache_probe(NULL)$$);
+SELECT err_code, message FROM expect_error($$SELECT * FROM bench_tablespace_cache_probe(duration => NULL)$$);
+SELECT err_code, message, detail FROM expect_error($$SELECT * FROM bench_tablespace_cache_probe(max_size => '8MB', min_size => '16MB')$$);
+SELECT err_code, message FROM expect_error($$SELECT * FROM bench_tablespace_cache_probe(max_size => '1TB', min_size => '64kB')$$);
+SELECT err_code, message FROM expect_error($$SELECT * FROM bench_tablespace_cache_probe(max_size => 'lots')$$);
+SELECT err_code, message FROM expect_error($$SELECT * FROM bench_tablespace_cache_probe('no_such_tablespace', '2MB', '1MB')$$);
+SELECT err_code, message FROM expect_error($$SELECT * FROM bench_tablespace_cache_probe(max_size => '2MB', min_size => '1MB', block_size => '3kB')$$);
+-- a small sweep: one row per doubling, each read, recorded as one run
+SELECT size_mb, iops > 0 AS read, slowdown IS NULL AS first
+  FROM bench_tablespace_cache_probe(max_size => '4MB', min_size => '1MB', duration => '0.2s',
+									label => 'regress probe');
+SELECT benchmark, target, test, direct, block_size, count(*)
+  FROM bench_history WHERE label = 'regress probe' GROUP BY 1, 2, 3, 4, 5;
+SELECT bench_forget('regress probe');
+-- a cache of 200 MB (hits 8 µs, misses 90 µs): the median turns slow past
+-- 400 MB, and the estimate lies between 128 and 256 MB
+SELECT * FROM _bench_cache_knees('{64,128,256,512,1024,2048}', '{8,8,8,90,92,95}',
+								 '{10,10,27.5,58.75,74.4,82.2}');
+-- one slow size among fast ones is noise, not a knee
+SELECT * FROM _bench_cache_knees('{8,16,32,64}', '{7,20,7.5,7.7}', '{11,59,8,68}');
+-- a rise at the largest size: a knee, said to be unconfirmed
+SELECT knee FROM _bench_cache_knees('{8,16}', '{7,20}', '{7,20}') WHERE knee IS NOT NULL;
+-- no sizes, and sizes and latencies that do not match
+SELECT count(*) FROM _bench_cache_knees('{}', '{}', '{}');
+SELECT err_code, message FROM expect_error($$SELECT * FROM _bench_cache_knees('{1,2}', '{1}', '{1,2}')$$);
+

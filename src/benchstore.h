@@ -123,6 +123,9 @@ typedef struct BsColdState
 	int64		local_pages;	/* in this session's local buffers (temp tables) */
 	int64		evicted_buffers;	/* shared buffers the eviction dropped (17+) */
 	uint64		os_cached_bytes;	/* left in the OS page cache after eviction */
+	/* the block devices under the target's tablespaces (blockdev.c) */
+	struct BsDevStack *devices;
+	int			ndevices;
 } BsColdState;
 
 /* a cold run is called not cold from this share of its pages cached on */
@@ -132,9 +135,13 @@ extern void bs_make_target_cold(BsTarget *target, BsColdState *state);
 extern int64 bs_target_buffered_pages(BsTarget *target, int64 *local_pages);
 extern double bs_cold_cached_pct(const BsColdState *state);
 extern char *bs_cold_warnings(const BsColdState *state);
+extern void bs_cold_devices_start(BsColdState *state);
+extern void bs_cold_devices_stop(BsColdState *state);
+extern void bs_cold_release(BsColdState *state);
 extern void bs_cold_columns(const BsColdState *state, bool cold,
 							Datum *pct, bool *pct_null,
-							Datum *warnings, bool *warnings_null);
+							Datum *warnings, bool *warnings_null,
+							Datum *served_by, bool *served_by_null);
 extern void bs_warn_not_cold(const char *what, const BsColdState *state);
 extern void bs_evict_relation(Relation rel, bool sync_first, int *nfiles,
 							  uint64 *file_bytes);

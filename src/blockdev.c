@@ -284,6 +284,23 @@ bs_devstack_cache_below(const BsDevStack *stack, uint64 read_bytes,
 					nleaves > 1 ? "s" : "", names.data, mb_text(leaves));
 }
 
+/* Each device's reads between start and stop: "loop0 64 MB, vda 0.0 MB". */
+char *
+bs_devstack_counts(const BsDevStack *stack)
+{
+	StringInfoData s;
+
+	initStringInfo(&s);
+	for (int i = 0; i < stack->ndevs; i++)
+	{
+		const BsBlockDev *d = &stack->devs[i];
+
+		appendStringInfo(&s, "%s%s %s", i > 0 ? ", " : "", d->name,
+						 d->valid ? mb_text(d->read_bytes) : "unknown");
+	}
+	return s.data;
+}
+
 /* The stack in words, top first: "loop0 (page-cached file /x) > vda". */
 char *
 bs_devstack_describe(const BsDevStack *stack)

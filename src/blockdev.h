@@ -13,7 +13,7 @@
 
 #include <sys/types.h>
 
-#define BS_DEV_MAX			16	/* devices followed under one filesystem */
+#define BS_DEV_MAX			8	/* devices followed under one filesystem */
 #define BS_DEV_MAX_DEPTH	6	/* layers followed */
 
 /*
@@ -55,6 +55,7 @@ extern void bs_devstack_start(BsDevStack *stack);
 extern void bs_devstack_stop(BsDevStack *stack);
 extern char *bs_devstack_cache_below(const BsDevStack *stack,
 									 uint64 read_bytes, bool direct);
+extern char *bs_devstack_counts(const BsDevStack *stack);
 extern char *bs_devstack_describe(const BsDevStack *stack);
 
 #endif							/* BENCHSTORE_BLOCKDEV_H */

@@ -31,7 +31,9 @@
 #include "access/htup_details.h"
 #include "access/relation.h"
 #include "benchstore.h"
+#include "blockdev.h"
 #include "catalog/pg_authid.h"
+#include "catalog/pg_tablespace_d.h"
 #include "compat.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -303,6 +305,70 @@ bs_target_buffered_pages(BsTarget *target, int64 *local_pages)
 }
 
 /*
+ * The block devices under the target's tablespaces, one stack per
+ * filesystem device, for the counts around a cold run (see blockdev.c).
+ */
+static void
+find_target_devices(BsTarget *target, BsColdState *state)
+{
+	ListCell   *lc;
+	List	   *spcs = NIL;
+
+	foreach(lc, target->storage_relids)
+	{
+		Oid			spc = get_rel_tablespace(lfirst_oid(lc));
+
+		if (!OidIsValid(spc))
+			spc = MyDatabaseTableSpace;
+		spcs = list_append_unique_oid(spcs, spc);
+	}
+	/* kept to the end of the run, whatever memory context it runs in */
+	state->devices = MemoryContextAllocZero(TopTransactionContext,
+											sizeof(BsDevStack) * Max(list_length(spcs), 1));
+	state->ndevices = 0;
+	foreach(lc, spcs)
+	{
+		Oid			spc = lfirst_oid(lc);
+		BsDevStack *stack = &state->devices[state->ndevices];
+		bool		seen = false;
+
+		if (!bs_devstack_find(spc == DEFAULTTABLESPACE_OID ? "base" :
+							  psprintf("pg_tblspc/%u", spc), stack))
+			continue;
+		for (int i = 0; i < state->ndevices; i++)
+			seen |= (state->devices[i].devs[0].dev == stack->devs[0].dev);
+		if (!seen)
+			state->ndevices++;
+	}
+	list_free(spcs);
+}
+
+/* The devices' read counts as a cold run's timed part begins, and ends. */
+void
+bs_cold_devices_start(BsColdState *state)
+{
+	for (int i = 0; i < state->ndevices; i++)
+		bs_devstack_start(&state->devices[i]);
+}
+
+void
+bs_cold_devices_stop(BsColdState *state)
+{
+	for (int i = 0; i < state->ndevices; i++)
+		bs_devstack_stop(&state->devices[i]);
+}
+
+/* Free them once the run's row is made. */
+void
+bs_cold_release(BsColdState *state)
+{
+	if (state->devices)
+		pfree(state->devices);
+	state->devices = NULL;
+	state->ndevices = 0;
+}
+
+/*
  * Prepare a cold run: checkpoint, so that nothing of the target is dirty;
  * from PostgreSQL 17 on, evict the target's unpinned shared buffers; then
  * evict every relation of the target from the OS page cache.
@@ -358,6 +424,7 @@ bs_make_target_cold(BsTarget *target, BsColdState *state)
 	if (any_local)
 		state->local_pages = count_local_buffers(keys, nkeys);
 	pfree(keys);
+	find_target_devices(target, state);
 }
 
 /*
@@ -424,12 +491,48 @@ bs_cold_warnings(const BsColdState *state)
  */
 void
 bs_cold_columns(const BsColdState *state, bool cold,
-				Datum *pct, bool *pct_null, Datum *warnings, bool *warnings_null)
+				Datum *pct, bool *pct_null, Datum *warnings, bool *warnings_null,
+				Datum *served_by, bool *served_by_null)
 {
 	char	   *text = cold ? bs_cold_warnings(state) : NULL;
+	const char *source = NULL;
+	uint64		reached = 0;
 
 	*pct_null = !cold;
 	*pct = cold ? Float8GetDatum(bs_round(bs_cold_cached_pct(state), 1)) : (Datum) 0;
+
+	/*
+	 * Where the reads that reached the OS came from: the devices' counts
+	 * over the timed run, per filesystem the target lies on.  The run read
+	 * through the page cache (or with direct I/O, raw at depth), so each
+	 * filesystem device's own count is what it was asked for.
+	 */
+	for (int i = 0; cold && i < state->ndevices; i++)
+	{
+		const BsDevStack *stack = &state->devices[i];
+		char	   *below = bs_devstack_cache_below(stack,
+													stack->devs[0].read_bytes,
+													false);
+
+		if (stack->devs[0].valid)
+			reached += stack->devs[0].read_bytes;
+		elog(DEBUG1, "cold run: devices %s: %s", bs_devstack_describe(stack),
+			 bs_devstack_counts(stack));
+		if (below == NULL)
+			continue;
+		source = "cache below";
+		text = psprintf("%s%sA cache below the server answered: %s",
+						text ? text : "", text ? " " : "", below);
+	}
+	/*
+	 * Nothing to say when nothing reached the devices (the caches above
+	 * served the run, as cached_pct says) or none is known (tmpfs, a
+	 * network filesystem).
+	 */
+	if (source == NULL && reached >= BS_DEV_MIN_EVIDENCE_BYTES)
+		source = "storage";
+	*served_by_null = (source == NULL);
+	*served_by = source ? CStringGetTextDatum(source) : (Datum) 0;
 	*warnings_null = (text == NULL);
 	*warnings = text ? CStringGetTextDatum(text) : (Datum) 0;
 }
@@ -677,6 +780,7 @@ bench_cache_evict(PG_FUNCTION_ARGS)
 	target_residency(target, &nfiles, &bytes, &before);
 	shared_before = bs_target_buffered_pages(target, &local_before);
 	bs_make_target_cold(target, &cold);
+	bs_cold_release(&cold);
 	target_residency(target, &nfiles, &bytes, &after);
 	bs_close_target(target);
 

@@ -83,6 +83,7 @@ enum
 	COL_DISTRIBUTED,			/* 1.1 */
 	COL_CACHED_PCT,				/* 1.2 */
 	COL_WARNINGS,
+	COL_SERVED_BY,
 	BS_QUERY_NCOLS
 };
 
@@ -408,6 +409,7 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 
 	bu_start = pgBufferUsage;
 	bs_os_reads_start(&os_reads);
+	bs_cold_devices_start(&qr->cold);
 	INSTR_TIME_SET_CURRENT(start);
 
 	ExecutorStart(qd, 0);
@@ -419,6 +421,7 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 
 	INSTR_TIME_SET_CURRENT(elapsed);
 	INSTR_TIME_SUBTRACT(elapsed, start);
+	bs_cold_devices_stop(&qr->cold);
 	memset(&qr->bu, 0, sizeof(qr->bu));
 	BufferUsageAccumDiff(&qr->bu, &pgBufferUsage, &bu_start);
 	qr->os_known = bs_os_reads_end(&os_reads, 0,
@@ -827,7 +830,9 @@ bench_query(PG_FUNCTION_ARGS)
 		values[COL_DISTRIBUTED] = BoolGetDatum(qr.distributed);
 		bs_cold_columns(&qr.cold, spec.cold,
 						&values[COL_CACHED_PCT], &nulls[COL_CACHED_PCT],
-						&values[COL_WARNINGS], &nulls[COL_WARNINGS]);
+						&values[COL_WARNINGS], &nulls[COL_WARNINGS],
+						&values[COL_SERVED_BY], &nulls[COL_SERVED_BY]);
+		bs_cold_release(&qr.cold);
 
 		/* the row is copied into the result and the history */
 		MemoryContextSwitchTo(outercxt);

@@ -86,6 +86,7 @@ enum
 	COL_IODEPTH,				/* from version 1.1 on */
 	COL_CACHED_PCT,				/* from version 1.2 on */
 	COL_WARNINGS,
+	COL_SERVED_BY,
 	BS_SEQSCAN_NCOLS
 };
 
@@ -816,7 +817,8 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, 0);
 
 	/*
-	 * 1.0's row ends before iodepth, 1.1's before cached_pct: the library
+	 * 1.0's row ends before iodepth, 1.1's before cached_pct (1.2 adds
+	 * cached_pct, warnings and served_by): the library
 	 * fills what the installed definition has, until ALTER EXTENSION UPDATE.
 	 */
 	ncols = rsinfo->setDesc->natts;
@@ -896,6 +898,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 			map_target_buffers(target);
 		bu_start = pgBufferUsage;
 		bs_os_reads_start(&os_reads);
+		bs_cold_devices_start(&cold);
 		INSTR_TIME_SET_CURRENT(start);
 
 		if (pscan)
@@ -906,6 +909,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 
 		INSTR_TIME_SET_CURRENT(elapsed);
 		INSTR_TIME_SUBTRACT(elapsed, start);
+		bs_cold_devices_stop(&cold);
 		memset(&bu, 0, sizeof(bu));
 		BufferUsageAccumDiff(&bu, &pgBufferUsage, &bu_start);
 		os_known = bs_os_reads_end(&os_reads, totals.worker_os_read,
@@ -979,7 +983,9 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		nulls[COL_IODEPTH] = (mode != BS_MODE_RAW);
 		bs_cold_columns(&cold, cache == BS_CACHE_COLD,
 						&values[COL_CACHED_PCT], &nulls[COL_CACHED_PCT],
-						&values[COL_WARNINGS], &nulls[COL_WARNINGS]);
+						&values[COL_WARNINGS], &nulls[COL_WARNINGS],
+						&values[COL_SERVED_BY], &nulls[COL_SERVED_BY]);
+		bs_cold_release(&cold);
 
 		bs_run_put_row(&history, rsinfo, values, nulls);
 	}

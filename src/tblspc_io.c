@@ -1508,10 +1508,18 @@ read_provenance(BsGather *g, int spc, BsIoTest test, const BsIoTotals *t,
 
 	if (test != BS_TEST_SEQREAD && test != BS_TEST_RANDREAD)
 		return NULL;
+	/* no block device Linux describes (tmpfs, a network filesystem) */
+	if (spc >= 0 && !g->have_stack[spc])
+		served_by = NULL;
 	if (spc >= 0 && g->have_stack[spc])
 	{
 		char	   *below = bs_devstack_cache_below(&g->stacks[spc], t->bytes,
 													g->args->direct);
+
+		elog(DEBUG1, "%s of \"%s\": %s read by the test; devices %s: %s",
+			 io_tests[test], bs_tablespace_name(g->args->tablespaces[spc]),
+			 psprintf("%.1f MB", t->bytes / BS_BYTES_PER_MB), bs_devstack_describe(&g->stacks[spc]),
+			 bs_devstack_counts(&g->stacks[spc]));
 
 		if (below)
 		{
@@ -1519,6 +1527,8 @@ read_provenance(BsGather *g, int spc, BsIoTest test, const BsIoTotals *t,
 							 evidence->len > 0 ? " " : "", below);
 			served_by = "cache below";
 		}
+		else if (g->stacks[spc].devs[0].read_bytes < BS_DEV_MIN_EVIDENCE_BYTES)
+			served_by = NULL;	/* too little reached the device to tell */
 	}
 	if (t->reread_ops > 0 && t->pass2_ns > 0 &&
 		(double) t->pass1_ns / t->pass2_ns >= BS_REREAD_FASTER)
@@ -1530,7 +1540,7 @@ read_provenance(BsGather *g, int spc, BsIoTest test, const BsIoTotals *t,
 						 evidence->len > 0 ? " " : "",
 						 (unsigned long long) t->reread_ops,
 						 (double) t->pass1_ns / t->pass2_ns, per1, per2,
-						 strcmp(served_by, "storage") == 0 ?
+						 served_by && strcmp(served_by, "storage") == 0 ?
 						 " The test's own pass, this figure, was the slower: that cache did not serve it all; a run over data read shortly before may be served from it." : "");
 	}
 	return served_by;
@@ -1546,6 +1556,7 @@ gather_rows(BsIoShared *sh, BsIoTest test, void *arg)
 	BsGather   *g = (BsGather *) arg;
 	int			nspc = sh->ntablespaces;
 	bool		total_below = false;
+	bool		total_storage = false;
 
 	memset(g->totals, 0, sizeof(BsIoTotals) * (nspc + 1));
 	for (int s = 0; s < sh->nstreams; s++)
@@ -1565,11 +1576,17 @@ gather_rows(BsIoShared *sh, BsIoTest test, void *arg)
 			appendStringInfoString(&words, g->warnings[i]);
 		served_by = read_provenance(g, i < nspc ? i : -1, test,
 									&g->totals[i], &words);
-		/* the total: a cache below if any tablespace had one */
-		if (i == nspc && served_by != NULL && total_below)
-			served_by = "cache below";
+		/*
+		 * The total: a cache below if any tablespace had one, else storage
+		 * if any tablespace's devices read its blocks.
+		 */
+		if (i == nspc && served_by != NULL)
+			served_by = total_below ? "cache below" :
+				total_storage ? "storage" : NULL;
 		if (served_by != NULL && strcmp(served_by, "cache below") == 0)
 			total_below = true;
+		if (served_by != NULL && strcmp(served_by, "storage") == 0)
+			total_storage = true;
 		put_row(g->run, g->rsinfo,
 				i < nspc ? get_tablespace_name(sh->tablespaces[i]) : "total",
 				test, g->args, sh->sync_direct, &g->totals[i], g->run_no,

@@ -43,14 +43,14 @@ is($node->safe_psql('postgres', "SELECT string_agg(oid::regprocedure::text, ', '
 is($node->safe_psql('postgres', qq{
 	SELECT string_agg(proname, ',' ORDER BY proname) FROM ($ext_funcs) f
 	WHERE NOT has_function_privilege('public', oid, 'EXECUTE')}),
-	'bench_cache_evict,bench_compare_tablespaces,bench_tablespace_io,bench_tablespaces_io',
+	'bench_cache_evict,bench_compare_tablespaces,bench_tablespace_cache_probe,bench_tablespace_io,bench_tablespaces_io',
 	'not executable by PUBLIC: the functions that checkpoint or write server files');
 
 is($node->safe_psql('postgres', qq{
 	SELECT string_agg(DISTINCT proname, ',' ORDER BY proname) FROM ($ext_funcs) f
 	WHERE proname LIKE '\\_%' AND has_function_privilege('public', oid, 'EXECUTE')}),
 	join(',', sort qw(
-		_bench_may_alter_tablespace _bench_compare_labels _bench_compare_sides
+		_bench_may_alter_tablespace _bench_compare_labels _bench_compare_sides _bench_cache_knees
 		_bench_tablespace_advice_once
 		_bench_cluster_target _bench_cluster_ping_plproxy _bench_cluster_probe_plproxy
 		_bench_cluster_evict_plproxy _bench_cluster_seqscan_plproxy _bench_cluster_io_plproxy

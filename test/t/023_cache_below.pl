@@ -29,9 +29,14 @@ if (!$cached || !$direct || !-d $cached || !-d $direct || !-r $cached_file)
 	  'the loop-device rig is not set up (test/lib.sh builds it as root: BS_LOOP_CACHED, BS_LOOP_CACHED_FILE, BS_LOOP_DIRECT)';
 }
 
-my $node = bs_node('below');
+# fsync on: with the test framework's fsync = off, a cold run's checkpoint
+# writes nothing back and the eviction leaves the table's pages cached
+my $node = bs_node('below', 'fsync = on');
 mkdir "$cached/t023_$$" or die "mkdir: $!";
 mkdir "$direct/t023_$$" or die "mkdir: $!";
+# the devices' counts of every read test and cold run go to this test's
+# log (DEBUG1 messages, on each psql's standard error)
+$node->safe_psql('postgres', 'ALTER ROLE CURRENT_USER SET client_min_messages = debug1');
 $node->safe_psql('postgres', qq{
 	CREATE TABLESPACE spc_cached LOCATION '$cached/t023_$$';
 	CREATE TABLESPACE spc_direct LOCATION '$direct/t023_$$';
@@ -123,6 +128,88 @@ foreach my $r (io_rows('spc_direct'), io_rows('spc_cached'))
 		"$r->{test}: the re-read's evidence");
 }
 
+# Cold scans and cold queries of a table on each: raw mode reads its
+# files through the page cache of the tablespace's filesystem, evicted
+# first; the loop device's cache below answers while resident.
+$node->safe_psql('postgres', q{
+	CREATE TABLE t_cached TABLESPACE spc_cached AS
+		SELECT g AS id, repeat(md5(g::text), 4) AS v FROM generate_series(1, 150000) g;
+	CREATE TABLE t_direct TABLESPACE spc_direct AS SELECT * FROM t_cached;
+});
+sub cold_rows
+{
+	my ($table) = @_;
+	# before 17 no call drops a live relation's shared buffers: start
+	# with them empty, so that the cold query reads its table
+	$node->restart;
+	return (
+		bs_row($node, qq{
+			SELECT 'bench_seqscan' AS what, served_by, warnings
+			  FROM bench_seqscan('$table', 'raw', 'cold', record => false)}),
+		bs_row($node, qq{
+			SELECT 'bench_query' AS what, served_by, warnings
+			  FROM bench_query('SELECT count(*) FROM $table', cache => 'cold', record => false)}));
+}
+sub check_cold
+{
+	my ($what, $expect, @rows) = @_;
+	foreach my $r (@rows)
+	{
+		is($r->{served_by}, $expect, "$what, cold $r->{what}: served by $expect");
+		if ($expect eq 'cache below')
+		{
+			like($r->{warnings},
+				qr/A cache below the server answered: loop\d+ read [0-9.]+ MB, but \S+ under it read [0-9.]+ MB: the page cache holding loop\d+'s backing file \Q$cached_file\E answered the rest\./,
+				"$what, cold $r->{what}: the evidence");
+		}
+		else
+		{
+			unlike($r->{warnings} // '', qr/answered/,
+				"$what, cold $r->{what}: no cache below is said to have answered");
+		}
+	}
+}
+check_cold('table on the cached loop, resident', 'cache below', cold_rows('t_cached'));
+check_cold('table on the cached loop, dropped', 'storage',
+	with_backing_dropped(sub { cold_rows('t_cached') }));
+check_cold('table on the direct loop', 'storage', cold_rows('t_direct'));
+is($node->safe_psql('postgres',
+		q{SELECT served_by IS NULL FROM bench_seqscan('t_cached', 'raw', 'warm', record => false)}),
+	't', 'a warm scan says nothing of where reads come from');
+# A second cold query: before 17 its table stayed in shared buffers and
+# nothing reached the devices, so nothing is said of where reads came
+# from; from 17 on the table was evicted and read through the loop
+# device's cache again.
+{
+	my $r = bs_row($node, q{
+		SELECT cached_pct, served_by FROM bench_query('SELECT count(*) FROM t_cached',
+			cache => 'cold', repeat => 2, record => false) WHERE run = 2});
+	if ($node->safe_psql('postgres', 'SHOW server_version_num') < 170000)
+	{
+		is($r->{cached_pct}, 100, 'before 17, a second cold query finds its table in shared buffers');
+		is($r->{served_by}, undef, 'and says nothing of where reads come from: none reached the devices');
+	}
+	else
+	{
+		is($r->{cached_pct}, 0, 'from 17 on, a second cold query finds its table evicted');
+		is($r->{served_by}, 'cache below', 'and is served by the cache below again');
+	}
+}
+
+# The working-set sweep: one row per doubling, each size's reads as
+# bench_tablespace_io's randread says (its knees are timings, and are
+# checked on known series in pg_regress, sql/tablespace_io.sql).
+foreach my $case (['spc_cached', 'cache below'], ['spc_direct', 'storage'])
+{
+	my ($spc, $expect) = @$case;
+	my @p = bs_rows($node, qq{
+		SELECT size_mb, served_by FROM bench_tablespace_cache_probe('$spc',
+			max_size => '32MB', min_size => '8MB', duration => '1s', record => false)});
+	is(join(',', map { $_->{size_mb} } @p), '8,16,32', "cache probe on $spc: one row per doubling");
+	is(join(',', map { $_->{served_by} } @p), join(',', ($expect) x 3),
+		"cache probe on $spc: every size served by $expect");
+}
+
 # The history keeps served_by; bench_compare warns across provenances.
 $node->safe_psql('postgres', q{
 	SELECT count(*) FROM bench_tablespace_io('spc_cached', size => '32MB',
@@ -165,6 +252,7 @@ foreach my $setting (qw(random_page_cost effective_io_concurrency))
 
 $node->safe_psql('postgres', q{
 	SELECT bench_forget(label) FROM (VALUES ('rig cached'), ('rig direct')) v(label);
+	DROP TABLE t_cached, t_direct;
 	DROP TABLESPACE spc_cached;
 	DROP TABLESPACE spc_direct;
 });
