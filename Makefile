@@ -18,6 +18,7 @@ OBJS = \
 	src/iostat.o \
 	src/seqscan.o \
 	src/seqscan_parallel.o \
+	src/series.o \
 	src/history.o \
 	src/io_engine.o \
 	src/prefault.o \

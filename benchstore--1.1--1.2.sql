@@ -309,6 +309,7 @@ CREATE FUNCTION bench_seqscan(
 	record boolean DEFAULT true,	-- false: do not record the run
 	workers integer DEFAULT 0,		-- parallel workers beside the caller, 0 .. 64
 	iodepth integer DEFAULT 1,		-- raw mode: reads of 1 MB in flight per process, 1 .. 256
+	sample_interval interval DEFAULT '1s',	-- one sample of the time series per interval, 10 ms .. 1 h; NULL: none (1.2)
 	OUT run integer,				-- 1 .. repeat
 	OUT relation regclass,			-- the relation named (partitions summed)
 	OUT tablespace name,			-- its tablespace; NULL if partitions lie in several
@@ -336,7 +337,7 @@ AS 'MODULE_PATHNAME', 'bench_seqscan'
 LANGUAGE C VOLATILE PARALLEL UNSAFE
 ROWS 1;
 
-COMMENT ON FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer) IS
+COMMENT ON FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer, interval) IS
 'time a sequential scan of a relation (heap, buffer or raw mode; warm or cold cache), one row per run';
 
 CREATE FUNCTION bench_query(
@@ -409,6 +410,7 @@ CREATE FUNCTION bench_tablespace_io(
 	record boolean DEFAULT true,		-- false: do not record the run
 	iodepth integer DEFAULT 1,			-- operations in flight per stream, 1 .. 256 (io_uring above 1)
 	repeat integer DEFAULT 1,			-- runs of the whole sequence of tests, 1 .. 1000 (1.2)
+	sample_interval interval DEFAULT '1s',	-- one sample of the time series per interval, 10 ms .. 1 h; NULL: none (1.2)
 	OUT tablespace name,				-- the tablespace ('total' for the sum of several)
 	OUT test text,						-- seqwrite, seqread, randread, randwrite or sync
 	OUT block_size text,				-- bytes per operation, e.g. '8kB'
@@ -433,7 +435,7 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'bench_tablespace_io'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer) IS
+COMMENT ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval) IS
 'sequential and random I/O, sync rate and latency percentiles on temporary files in a tablespace';
 
 CREATE FUNCTION bench_tablespaces_io(
@@ -448,6 +450,7 @@ CREATE FUNCTION bench_tablespaces_io(
 	record boolean DEFAULT true,
 	iodepth integer DEFAULT 1,			-- per stream
 	repeat integer DEFAULT 1,			-- (1.2)
+	sample_interval interval DEFAULT '1s',	-- (1.2)
 	OUT tablespace name,
 	OUT test text,
 	OUT block_size text,
@@ -472,13 +475,13 @@ RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'bench_tablespaces_io'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer) IS
+COMMENT ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval) IS
 'bench_tablespace_io on several tablespaces at the same time (their contention, not each alone), with a total row per test';
 
-REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer) FROM PUBLIC;
-REVOKE ALL ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer) TO pg_write_server_files;
-GRANT EXECUTE ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer) TO pg_write_server_files;
+REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval) TO pg_write_server_files;
+GRANT EXECUTE ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval) TO pg_write_server_files;
 
 --
 -- bench_compare: mix_cold.  A cold run that was not cold (cached_pct 1 or
@@ -740,6 +743,199 @@ SELECT r.run_id,
 	   x.metrics ->> 'served_by' AS served_by
 FROM @extschema@.bench_run r
 JOIN @extschema@.bench_result x ON x.run_id = r.run_id;
+
+--
+-- The time series (1.2): bench_tablespace_io(s), bench_seqscan and
+-- bench_query take one sample per sample_interval of the figures each
+-- result row gives for the whole run, kept here with that row and dropped
+-- with it.  A figure unknown for an interval is NULL: latencies without
+-- benchstore.track_latency, the I/O split where the run cannot tell it.
+--
+CREATE TABLE bench_sample (
+	run_id bigint NOT NULL,
+	row_no integer NOT NULL,			-- the result row (bench_result.row_no)
+	sample_no integer NOT NULL,			-- 1 .. in time order
+	start_ms float8 NOT NULL,			-- since the row's timed work began
+	elapsed_ms float8 NOT NULL,			-- the interval's length (a last one may be short)
+	mb_per_s float8,					-- MB (2^20 bytes) per second in the interval
+	iops float8,						-- operations per second: blocks (tablespace tests, scans), executions (bench_query)
+	lat_p50_us float8,					-- median latency of the operations that ended in it
+	lat_p99_us float8,					-- 99th percentile
+	read_mb float8,						-- the I/O split: MB read (from a file, or by PostgreSQL from the OS)
+	write_mb float8,					-- MB written
+	hit_mb float8,						-- MB found in shared (or local) buffers
+	PRIMARY KEY (run_id, row_no, sample_no),
+	FOREIGN KEY (run_id, row_no) REFERENCES bench_result ON DELETE CASCADE,
+	CHECK (elapsed_ms > 0)
+);
+
+SELECT pg_catalog.pg_extension_config_dump('bench_sample', '');
+GRANT SELECT ON bench_sample TO PUBLIC;
+
+--
+-- bench_series: every recorded sample with what it is a sample of.
+--
+CREATE VIEW bench_series WITH (security_invoker = true) AS
+SELECT h.run_id,
+	   h.row_no,
+	   h.label,
+	   h.benchmark,
+	   h.target,
+	   h.test,
+	   h.cache,
+	   h.block_size,
+	   h.streams,
+	   h.iodepth,
+	   CASE WHEN @extschema@.bench_metric(h.metrics, 'run') BETWEEN 1::pg_catalog.float8 AND 2147483647::pg_catalog.float8
+			THEN @extschema@.bench_metric(h.metrics, 'run')::integer END AS run,
+	   s.sample_no,
+	   s.start_ms,
+	   s.elapsed_ms,
+	   s.mb_per_s,
+	   s.iops,
+	   s.lat_p50_us,
+	   s.lat_p99_us,
+	   s.read_mb,
+	   s.write_mb,
+	   s.hit_mb
+FROM @extschema@.bench_history h
+JOIN @extschema@.bench_sample s ON s.run_id = h.run_id AND s.row_no = h.row_no;
+
+COMMENT ON VIEW bench_series IS
+'every recorded sample of a run''s time series, with the result row it belongs to';
+
+GRANT SELECT ON bench_series TO PUBLIC;
+
+--
+-- bench_samples: the time series of the runs a label or run id stands for.
+--
+CREATE FUNCTION bench_samples(ref text, test text DEFAULT NULL)
+RETURNS SETOF bench_series
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	ids bigint[];
+BEGIN
+	IF ref IS NULL THEN
+		RAISE EXCEPTION 'ref cannot be null' USING ERRCODE = 'null_value_not_allowed',
+			HINT = 'Pass a label, or a run id.';
+	END IF;
+	ids := @extschema@.bench_run_ids(ref);
+	RETURN QUERY
+		SELECT * FROM @extschema@.bench_series s
+		WHERE s.run_id = ANY (ids)
+		  AND (bench_samples.test IS NULL OR s.test = bench_samples.test)
+		ORDER BY s.run_id, s.row_no, s.sample_no;
+	IF NOT FOUND THEN
+		RAISE NOTICE 'no sample is recorded for "%"', ref
+			USING HINT = CASE WHEN cardinality(ids) = 0
+							  THEN 'No recorded run has that label or run id.'
+							  ELSE 'Runs record a time series from benchstore 1.2 on, unless sample_interval is NULL.' END;
+	END IF;
+END;
+$$;
+
+COMMENT ON FUNCTION bench_samples(text, text) IS
+'the recorded time series (one sample per interval) of the runs of a label or run id';
+
+--
+-- bench_chart(run_id): a run's time series as text bars, one line per
+-- sample, time down the page, one block per result row.
+--
+CREATE FUNCTION bench_chart(
+	run_id bigint,					-- the run (bench_history.run_id)
+	metric text DEFAULT 'mb_per_s',	-- a column of bench_sample: mb_per_s, iops, lat_p50_us, lat_p99_us, read_mb, write_mb, hit_mb
+	row_no integer DEFAULT NULL,	-- only this result row
+	width integer DEFAULT 50,		-- cells of the longest bar, 1 .. 500
+	OUT chart text
+)
+RETURNS SETOF text
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+#variable_conflict use_column
+DECLARE
+	unicode boolean := current_setting('server_encoding') = 'UTF8'
+					   AND current_setting('client_encoding') = 'UTF8';
+	unit text;
+	top float8;
+	r record;
+	s record;
+	n integer := 0;
+	eighths integer;
+	bar text;
+BEGIN
+	IF run_id IS NULL OR metric IS NULL THEN
+		RAISE EXCEPTION 'run_id and metric cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF width IS NULL OR width < 1 OR width > 500 THEN
+		RAISE EXCEPTION 'width must be between 1 and 500'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF metric NOT IN ('mb_per_s', 'iops', 'lat_p50_us', 'lat_p99_us', 'read_mb', 'write_mb', 'hit_mb') THEN
+		RAISE EXCEPTION 'unknown sample metric "%"', metric
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'A sample has mb_per_s, iops, lat_p50_us, lat_p99_us, read_mb, write_mb and hit_mb.';
+	END IF;
+	unit := CASE metric WHEN 'mb_per_s' THEN 'MB/s' WHEN 'iops' THEN 'IOPS'
+						WHEN 'lat_p50_us' THEN CASE WHEN unicode THEN chr(181) || 's' ELSE 'us' END
+						WHEN 'lat_p99_us' THEN CASE WHEN unicode THEN chr(181) || 's' ELSE 'us' END
+						ELSE 'MB' END;
+
+	SELECT max((pg_catalog.to_jsonb(x) ->> metric)::float8) INTO top
+	  FROM @extschema@.bench_sample x
+	 WHERE x.run_id = bench_chart.run_id
+	   AND (bench_chart.row_no IS NULL OR x.row_no = bench_chart.row_no);
+
+	FOR r IN
+		SELECT h.row_no, h.benchmark, h.target, h.test, h.block_size, h.iodepth, h.streams,
+			   h.metrics ->> 'run' AS run_no, h.label
+		FROM @extschema@.bench_history h
+		WHERE h.run_id = bench_chart.run_id
+		  AND (bench_chart.row_no IS NULL OR h.row_no = bench_chart.row_no)
+		  AND EXISTS (SELECT FROM @extschema@.bench_sample x
+					  WHERE x.run_id = h.run_id AND x.row_no = h.row_no)
+		ORDER BY h.row_no
+	LOOP
+		chart := concat_ws(', ', coalesce(r.label, 'run ' || bench_chart.run_id) || ' row ' || r.row_no,
+						   r.benchmark, r.target, r.test, r.block_size,
+						   CASE WHEN r.iodepth IS NOT NULL THEN 'depth ' || r.iodepth END,
+						   CASE WHEN r.streams > 1 THEN r.streams ||
+								CASE WHEN r.benchmark LIKE '%seqscan' THEN ' processes' ELSE ' streams' END END,
+						   CASE WHEN r.run_no IS NOT NULL THEN 'run ' || r.run_no END) ||
+				 ': ' || metric || ' per sample';
+		RETURN NEXT;
+		FOR s IN
+			SELECT x.start_ms, (pg_catalog.to_jsonb(x) ->> metric)::float8 AS value
+			FROM @extschema@.bench_sample x
+			WHERE x.run_id = bench_chart.run_id AND x.row_no = r.row_no
+			ORDER BY x.sample_no
+		LOOP
+			eighths := CASE WHEN top > 0 AND s.value > 0
+							THEN greatest(1, round(s.value / top * width * 8))::integer ELSE 0 END;
+			bar := CASE WHEN unicode
+						THEN repeat(chr(9608), eighths / 8) ||
+							 CASE WHEN eighths % 8 > 0 THEN chr(9616 - eighths % 8) ELSE '' END
+						ELSE CASE WHEN eighths > 0 AND eighths < 4 THEN '.'
+								  ELSE repeat('#', round(eighths / 8.0)::integer) END END;
+			chart := lpad(to_char(s.start_ms / 1000.0, 'FM999999990.0') || ' s', 10) || '  ' ||
+					 rpad(bar, width) || '  ' ||
+					 coalesce(lpad(round(s.value::numeric, 1)::text, 10) || ' ' || unit, 'unknown');
+			n := n + 1;
+			RETURN NEXT;
+		END LOOP;
+	END LOOP;
+
+	IF n = 0 THEN
+		RAISE NOTICE 'run % has no recorded sample', run_id
+			USING HINT = 'Runs record a time series from benchstore 1.2 on, unless sample_interval is NULL; bench_series lists the recorded samples.';
+	END IF;
+END;
+$$;
+
+COMMENT ON FUNCTION bench_chart(bigint, text, integer, integer) IS
+'a run''s time series as text bars, one line per sample, one block per result row';
 
 --
 -- bench_compare_tablespaces and bench_compare_relations: two tablespaces

@@ -171,6 +171,9 @@ typedef struct BsRun
 	List	   *tuples;			/* result rows kept for the history */
 	StringInfoData rows;		/* JSON array members, one per result row */
 	int			nrows;
+	int			nput;			/* rows put so far */
+	StringInfoData samples;		/* JSON array members, one per sample (1.2) */
+	int			nsamples;
 	bool		desc_blessed;
 } BsRun;
 
@@ -186,6 +189,10 @@ extern void bs_run_arg_bool(BsRun *run, const char *key, bool value);
 extern void bs_run_arg_json(BsRun *run, const char *key, const char *json);
 extern void bs_run_put_row(BsRun *run, struct ReturnSetInfo *rsinfo,
 						   Datum *values, bool *nulls);
+struct BsSeries;
+extern void bs_run_put_row_series(BsRun *run, struct ReturnSetInfo *rsinfo,
+								  Datum *values, bool *nulls,
+								  const struct BsSeries *series);
 extern int64 bs_run_finish(BsRun *run);
 
 /*
@@ -210,6 +217,7 @@ typedef struct BsProgress
 	pg_atomic_uint64 *publish;	/* parallel scans: all processes' bytes */
 	uint64		published;		/* this process's bytes added to it */
 	bool		quiet;			/* a worker: publish, never report */
+	struct BsSampler *sampler;	/* the caller's time series, or NULL */
 	instr_time	start;
 	instr_time	last;
 	uint64		last_done;
@@ -227,7 +235,7 @@ static inline void
 bs_progress_advance(BsProgress *p, uint64 bytes)
 {
 	p->done += bytes;
-	if (p->active && p->done >= p->next_check)
+	if ((p->active || p->sampler) && p->done >= p->next_check)
 		bs_progress_check(p);
 }
 

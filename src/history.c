@@ -28,6 +28,7 @@
  */
 #include "postgres.h"
 
+#include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #if defined(__linux__)
@@ -57,6 +58,7 @@
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "series.h"
 
 PG_FUNCTION_INFO_V1(bench_record);
 PG_FUNCTION_INFO_V1(bench_forget);
@@ -152,6 +154,7 @@ bs_run_begin(BsRun *run, FunctionCallInfo fcinfo, const char *benchmark,
 	run->target_kind = "other";
 	initStringInfo(&run->args);
 	initStringInfo(&run->rows);
+	initStringInfo(&run->samples);
 	if (run->label)
 		bs_run_arg_text(run, "label", run->label);
 	if (run->record)
@@ -221,7 +224,53 @@ bs_run_arg_json(BsRun *run, const char *key, const char *json)
 void
 bs_run_put_row(BsRun *run, ReturnSetInfo *rsinfo, Datum *values, bool *nulls)
 {
+	bs_run_put_row_series(run, rsinfo, values, nulls, NULL);
+}
+
+/* A figure of a sample in JSON: NaN (unknown) is null. */
+static void
+append_sample_figure(StringInfo buf, double value)
+{
+	if (isnan(value) || isinf(value))
+		appendStringInfoString(buf, ",null");
+	else
+		appendStringInfo(buf, ",%.15g", value);
+}
+
+/*
+ * bs_run_put_row, with the row's time series (NULL or empty: none), kept
+ * for bench_sample as JSON arrays [row_no, sample_no, start_ms, elapsed_ms,
+ * mb_per_s, iops, lat_p50_us, lat_p99_us, read_mb, write_mb, hit_mb].
+ */
+void
+bs_run_put_row_series(BsRun *run, ReturnSetInfo *rsinfo, Datum *values,
+					  bool *nulls, const BsSeries *series)
+{
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	run->nput++;
+
+	if (run->record && series != NULL)
+	{
+		for (int i = 0; i < series->nsamples; i++)
+		{
+			const BsSample *s = &series->samples[i];
+
+			if (run->nsamples > 0)
+				appendStringInfoString(&run->samples, ", ");
+			appendStringInfo(&run->samples, "[%d,%d", run->nput, i + 1);
+			append_sample_figure(&run->samples, s->start_ms);
+			append_sample_figure(&run->samples, s->elapsed_ms);
+			append_sample_figure(&run->samples, s->mb_per_s);
+			append_sample_figure(&run->samples, s->iops);
+			append_sample_figure(&run->samples, s->lat_p50_us);
+			append_sample_figure(&run->samples, s->lat_p99_us);
+			append_sample_figure(&run->samples, s->read_mb);
+			append_sample_figure(&run->samples, s->write_mb);
+			append_sample_figure(&run->samples, s->hit_mb);
+			appendStringInfoChar(&run->samples, ']');
+			run->nsamples++;
+		}
+	}
 
 	if (run->record)
 	{
@@ -680,6 +729,29 @@ insert_run(BsRun *run)
 		if (SPI_execute_with_args(sql, 2, rtypes, rvalues, NULL, false, 0) != SPI_OK_INSERT ||
 			SPI_processed != (uint64) run->nrows)
 			elog(ERROR, "could not record the benchmark results");
+	}
+
+	if (run->nsamples > 0)
+	{
+		Oid			stypes[2] = {INT8OID, TEXTOID};
+		Datum		svalues[2];
+
+		svalues[0] = Int64GetDatum(run_id);
+		svalues[1] = CStringGetTextDatum(psprintf("[%s]", run->samples.data));
+		sql = psprintf("INSERT INTO %s.bench_sample (run_id, row_no, sample_no,"
+					   " start_ms, elapsed_ms, mb_per_s, iops, lat_p50_us,"
+					   " lat_p99_us, read_mb, write_mb, hit_mb)"
+					   " SELECT $1, (x->>0)::pg_catalog.int4, (x->>1)::pg_catalog.int4,"
+					   " (x->>2)::pg_catalog.float8, (x->>3)::pg_catalog.float8,"
+					   " (x->>4)::pg_catalog.float8, (x->>5)::pg_catalog.float8,"
+					   " (x->>6)::pg_catalog.float8, (x->>7)::pg_catalog.float8,"
+					   " (x->>8)::pg_catalog.float8, (x->>9)::pg_catalog.float8,"
+					   " (x->>10)::pg_catalog.float8"
+					   " FROM pg_catalog.jsonb_array_elements($2::pg_catalog.jsonb) AS x",
+					   schema);
+		if (SPI_execute_with_args(sql, 2, stypes, svalues, NULL, false, 0) != SPI_OK_INSERT ||
+			SPI_processed != (uint64) run->nsamples)
+			elog(ERROR, "could not record the benchmark's time series");
 	}
 
 	as_history_owner_end(&st);

@@ -12,7 +12,8 @@
  * further along.  With parallel streams the caller reports for all of
  * them through total_fn.  In a parallel scan every process publishes its
  * bytes to a shared counter once per BS_PROGRESS_CHECK_BYTES (see
- * bs_progress_share) and the caller reports the counter.
+ * bs_progress_share) and the caller reports the counter.  The same clock
+ * readings drive a run's time series when it has a sampler (series.c).
  *
  * src/progress.c
  *
@@ -21,6 +22,7 @@
 #include "postgres.h"
 
 #include "benchstore.h"
+#include "series.h"
 
 int			bs_progress_interval_ms = 5000;
 
@@ -74,6 +76,10 @@ bs_progress_check(BsProgress *p)
 	if (p->quiet)
 		return;
 	INSTR_TIME_SET_CURRENT(now);
+	if (p->sampler)
+		bs_sampler_check(p->sampler, now);
+	if (!p->active)
+		return;
 	since_last = now;
 	INSTR_TIME_SUBTRACT(since_last, p->last);
 	last_ms = INSTR_TIME_GET_MILLISEC(since_last);

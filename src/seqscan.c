@@ -47,6 +47,7 @@
 #include "storage/bufpage.h"
 #include "storage/fd.h"
 #include "seqscan.h"
+#include "series.h"
 #include "target.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -55,6 +56,14 @@
 PG_FUNCTION_INFO_V1(bench_seqscan);
 
 static const char *const scan_modes[] = {"heap", "buffer", "raw"};
+
+typedef struct BsScanSampleArg
+{
+	BsProgress *progress;
+	BufferUsage bu_start;
+	bool		split;			/* the caller alone: its buffer usage tells */
+	bool		raw;
+} BsScanSampleArg;
 
 typedef enum BsCacheState
 {
@@ -670,6 +679,37 @@ describe_run(BsRun *run, BsTarget *target, Oid relid, BsScanMode mode,
 }
 
 /*
+ * The time series of a run (series.c): its bytes so far from the progress
+ * count (all processes' in a parallel scan), and from the caller's buffer
+ * usage the split between blocks read from the OS and found in buffers.
+ * A parallel scan's workers add their buffer usage only at the end, so it
+ * has no split; raw mode reads everything from the files.
+ */
+static void
+scan_sample_counts(void *arg, BsSampleCounts *c)
+{
+	BsScanSampleArg *a = (BsScanSampleArg *) arg;
+	BsProgress *p = a->progress;
+
+	memset(c, 0, sizeof(*c));
+	INSTR_TIME_SET_CURRENT(c->now);
+	c->bytes = p->total_fn ? p->total_fn(p->total_arg) : p->done;
+	c->ops = c->bytes / BLCKSZ;
+	c->have_split = a->split;
+	if (!a->split)
+		return;
+	if (a->raw)
+		c->read_bytes = c->bytes;
+	else
+	{
+		c->read_bytes = (uint64) (pgBufferUsage.shared_blks_read - a->bu_start.shared_blks_read +
+								  pgBufferUsage.local_blks_read - a->bu_start.local_blks_read) * BLCKSZ;
+		c->hit_bytes = (uint64) (pgBufferUsage.shared_blks_hit - a->bu_start.shared_blks_hit +
+								 pgBufferUsage.local_blks_hit - a->bu_start.local_blks_hit) * BLCKSZ;
+	}
+}
+
+/*
  * bench_seqscan(relation regclass, mode text DEFAULT 'heap',
  *				 cache text DEFAULT 'warm', repeat integer DEFAULT 1,
  *				 label text DEFAULT NULL, record boolean DEFAULT true,
@@ -703,6 +743,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	int			ncols;
 	BsIoEngine *engine = NULL;
 	BsClientWatch client;
+	int64		sample_interval_us = 0;
 
 	bs_require_arg(fcinfo, 0, "relation");
 	bs_require_arg(fcinfo, 1, "mode");
@@ -749,6 +790,9 @@ bench_seqscan(PG_FUNCTION_ARGS)
 			bs_io_check_depth(iodepth, "iodepth");
 		}
 	}
+	/* sample_interval, argument 8 from version 1.2 on */
+	if (PG_NARGS() > 8)
+		sample_interval_us = bs_sample_interval_arg(fcinfo, 8);
 	bs_run_begin(&history, fcinfo, "seqscan", 4, 5);
 
 	if (cache == BS_CACHE_COLD)
@@ -757,6 +801,8 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	target = bs_open_target(relid, mode == BS_MODE_HEAP);
 	bs_refuse_citus_shell(target);
 	describe_run(&history, target, relid, mode, cache, repeat, workers);
+	if (PG_NARGS() > 8)
+		bs_run_arg_sample_interval(&history, sample_interval_us);
 	if (iodepth_column)
 		bs_run_arg_int(&history, "iodepth", iodepth);
 
@@ -848,6 +894,9 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		Datum		values[BS_SEQSCAN_NCOLS];
 		bool		nulls[BS_SEQSCAN_NCOLS];
 		BsColdState cold = {0};
+		BsSeries	series;
+		BsSampler	sampler;
+		BsScanSampleArg sample_arg;
 
 		CHECK_FOR_INTERRUPTS();
 		if (cache == BS_CACHE_COLD)
@@ -900,6 +949,15 @@ bench_seqscan(PG_FUNCTION_ARGS)
 		bs_os_reads_start(&os_reads);
 		bs_cold_devices_start(&cold);
 		INSTR_TIME_SET_CURRENT(start);
+		bs_series_init(&series);
+		sample_arg.progress = &progress;
+		sample_arg.bu_start = bu_start;
+		sample_arg.split = (pscan == NULL);
+		sample_arg.raw = (mode == BS_MODE_RAW);
+		bs_sampler_begin(&sampler, sample_interval_us, scan_sample_counts,
+						 &sample_arg, &series, progress.what);
+		if (sample_interval_us > 0)
+			progress.sampler = &sampler;
 
 		if (pscan)
 			bs_parallel_scan_run(pscan, &totals, &progress, raw_buffer, engine);
@@ -907,6 +965,9 @@ bench_seqscan(PG_FUNCTION_ARGS)
 			scan_serial(target, mode, cache == BS_CACHE_COLD, snapshot,
 						raw_buffer, engine, &totals, &progress);
 
+		bs_progress_flush(&progress);
+		bs_sampler_end(&sampler);
+		progress.sampler = NULL;
 		INSTR_TIME_SET_CURRENT(elapsed);
 		INSTR_TIME_SUBTRACT(elapsed, start);
 		bs_cold_devices_stop(&cold);
@@ -987,7 +1048,7 @@ bench_seqscan(PG_FUNCTION_ARGS)
 						&values[COL_SERVED_BY], &nulls[COL_SERVED_BY]);
 		bs_cold_release(&cold);
 
-		bs_run_put_row(&history, rsinfo, values, nulls);
+		bs_run_put_row_series(&history, rsinfo, values, nulls, &series);
 	}
 
 	if (engine)

@@ -61,9 +61,11 @@
 #include "pgstat.h"
 #include "port/pg_bitutils.h"
 #include "portability/instr_time.h"
+#include "series.h"
 #include "storage/barrier.h"
 #include "storage/condition_variable.h"
 #include "storage/fd.h"
+#include "storage/latch.h"
 #include "storage/shm_toc.h"
 #include "utils/acl.h"
 #include "utils/array.h"
@@ -129,6 +131,9 @@ typedef struct BsStreamSlot
 	uint64		pass2_ns;		/* and read again */
 	BsHistogram hist;
 	pg_atomic_uint64 progress;	/* bytes done in the current test so far */
+	/* for the caller's samples: the test (1 ..) the slot now counts, and ended */
+	pg_atomic_uint32 test_seq;
+	pg_atomic_uint32 done_seq;
 } BsStreamSlot;
 
 /* Everything the streams share: in a DSM segment, or local for one stream. */
@@ -172,6 +177,7 @@ typedef struct BsIoArgs
 	bool		iodepth_column; /* the SQL definition has it (1.1 on) */
 	int			repeat;			/* runs of the whole sequence (1.2 on) */
 	bool		run_columns;	/* run and warnings columns (1.2 on) */
+	int64		sample_interval_us; /* the time series (1.2 on); 0: none */
 } BsIoArgs;
 
 /* Result columns, in the order of the OUT parameters. */
@@ -370,6 +376,11 @@ parse_io_args(FunctionCallInfo fcinfo, BsIoArgs *args)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("repeat must be between 1 and %d", BS_MAX_REPEAT)));
 	}
+
+	/* sample_interval, argument 11 from version 1.2 on */
+	args->sample_interval_us = 0;
+	if (PG_NARGS() > 11)
+		args->sample_interval_us = bs_sample_interval_arg(fcinfo, 11);
 }
 
 /*
@@ -479,6 +490,177 @@ check_io_limits(const BsIoArgs *args)
 }
 
 /* ----------------------------------------------------------------
+ * The time series (see series.c)
+ *
+ * The caller (stream 0) samples every stream: at each tick it reads their
+ * bytes so far and copies their latency histograms, and adds what each
+ * tablespace's streams, and all of them, did since the last tick.  A
+ * stream's slot counts the current test once its test_seq says so (a
+ * stream resets its slot as the test starts); the caller keeps sampling
+ * after its own stream ends, until every stream's has.
+ * ----------------------------------------------------------------
+ */
+
+typedef struct BsIoSampling
+{
+	int64		interval_us;
+	int			nstreams;		/* at most, and the arrays' length */
+	int			nseries;		/* one per tablespace, then all streams */
+	uint32		seq;			/* the current test, from 1 */
+	instr_time	start;
+	instr_time	last;
+	int64		next_tick_us;
+	uint64	   *last_bytes;		/* per stream, at the last tick */
+	BsHistogram *last_hist;		/* per stream, at the last tick */
+	BsHistogram *work;			/* per series: this interval's latencies */
+	BsHistogram *cur;			/* one stream's copy */
+	BsSeries   *series;
+	char	   *what;
+} BsIoSampling;
+
+static BsIoSampling *
+io_sampling_create(int64 interval_us, int nstreams, int ntablespaces)
+{
+	BsIoSampling *smp = palloc0(sizeof(BsIoSampling));
+
+	smp->interval_us = interval_us;
+	smp->nstreams = nstreams;
+	smp->nseries = ntablespaces + 1;
+	smp->last_bytes = palloc0(sizeof(uint64) * nstreams);
+	smp->last_hist = palloc(sizeof(BsHistogram) * nstreams);
+	smp->work = palloc(sizeof(BsHistogram) * smp->nseries);
+	smp->cur = palloc(sizeof(BsHistogram));
+	smp->series = palloc0(sizeof(BsSeries) * smp->nseries);
+	return smp;
+}
+
+/* A test starts (its streams released from the barrier at about start). */
+static void
+io_sampling_begin(BsIoSampling *smp, uint32 seq, instr_time start,
+				  const char *what)
+{
+	for (int i = 0; i < smp->nseries; i++)
+	{
+		if (smp->series[i].samples)
+			pfree(smp->series[i].samples);
+		bs_series_init(&smp->series[i]);
+	}
+	memset(smp->last_bytes, 0, sizeof(uint64) * smp->nstreams);
+	for (int s = 0; s < smp->nstreams; s++)
+		bs_hist_reset(&smp->last_hist[s]);
+	smp->seq = seq;
+	smp->start = start;
+	smp->last = start;
+	smp->next_tick_us = smp->interval_us;
+	smp->what = pstrdup(what);
+}
+
+static inline bool
+io_sampling_due(BsIoSampling *smp, instr_time now)
+{
+	if (smp == NULL)
+		return false;
+	INSTR_TIME_SUBTRACT(now, smp->start);
+	return (int64) INSTR_TIME_GET_MICROSEC(now) >= smp->next_tick_us;
+}
+
+/* Add the samples from the last tick to now. */
+static void
+io_sampling_take(BsIoSampling *smp, BsIoShared *sh, BsIoTest test,
+				 instr_time now)
+{
+	int			nspc = sh->ntablespaces;
+	uint64	   *bytes = palloc0(sizeof(uint64) * smp->nseries);
+	bool		write = (test == BS_TEST_SEQWRITE || test == BS_TEST_RANDWRITE ||
+						 test == BS_TEST_SYNC);
+	double		from_ms = (bs_instr_time_ns(smp->last) - (double) bs_instr_time_ns(smp->start)) / 1e6;
+	double		elapsed_ms = (bs_instr_time_ns(now) - (double) bs_instr_time_ns(smp->last)) / 1e6;
+	instr_time	since;
+
+	for (int i = 0; i < smp->nseries; i++)
+		bs_hist_reset(&smp->work[i]);
+	for (int s = 0; s < sh->nstreams && s < smp->nstreams; s++)
+	{
+		BsStreamSlot *slot = &sh->slots[s];
+		uint64		b;
+
+		if (pg_atomic_read_u32(&slot->test_seq) != smp->seq)
+			continue;			/* not started on this test yet */
+		pg_read_barrier();
+		b = pg_atomic_read_u64(&slot->progress);
+		if (b >= smp->last_bytes[s])
+		{
+			bytes[s % nspc] += b - smp->last_bytes[s];
+			bytes[nspc] += b - smp->last_bytes[s];
+		}
+		smp->last_bytes[s] = b;
+		if (sh->track_latency)
+		{
+			bs_hist_copy_volatile(smp->cur, &slot->hist);
+			bs_hist_difference(&smp->work[s % nspc], smp->cur, &smp->last_hist[s]);
+			bs_hist_difference(&smp->work[nspc], smp->cur, &smp->last_hist[s]);
+			memcpy(&smp->last_hist[s], smp->cur, sizeof(BsHistogram));
+		}
+	}
+
+	if (elapsed_ms > 0)
+	{
+		for (int i = 0; i < smp->nseries; i++)
+		{
+			BsSample	sample;
+			double		mb = bytes[i] / BS_BYTES_PER_MB;
+
+			bs_sample_blank(&sample);
+			sample.start_ms = bs_round(from_ms, 3);
+			sample.elapsed_ms = bs_round(elapsed_ms, 3);
+			sample.mb_per_s = bs_round(bs_per_second(mb, elapsed_ms), 2);
+			sample.iops = bs_round(bs_per_second((double) (bytes[i] / sh->block_size),
+												 elapsed_ms), 1);
+			sample.read_mb = write ? 0 : bs_round(mb, 3);
+			sample.write_mb = write ? bs_round(mb, 3) : 0;
+			bs_sample_latency(&sample, &smp->work[i]);
+			bs_series_add(&smp->series[i], &sample, smp->what);
+		}
+	}
+	pfree(bytes);
+
+	smp->last = now;
+	since = now;
+	INSTR_TIME_SUBTRACT(since, smp->start);
+	smp->next_tick_us = ((int64) INSTR_TIME_GET_MICROSEC(since) / smp->interval_us + 1) *
+		smp->interval_us;
+}
+
+/*
+ * The caller's own stream has ended the test: go on sampling the others
+ * until each has, then take the last sample.
+ */
+static void
+io_sampling_finish(BsIoSampling *smp, BsIoShared *sh, BsIoTest test)
+{
+	instr_time	now;
+
+	for (;;)
+	{
+		bool		all_done = true;
+
+		for (int s = 1; s < sh->nstreams; s++)
+			all_done &= (pg_atomic_read_u32(&sh->slots[s].done_seq) == smp->seq);
+		if (all_done)
+			break;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 5, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+		INSTR_TIME_SET_CURRENT(now);
+		if (io_sampling_due(smp, now))
+			io_sampling_take(smp, sh, test, now);
+	}
+	INSTR_TIME_SET_CURRENT(now);
+	io_sampling_take(smp, sh, test, now);
+}
+
+/* ----------------------------------------------------------------
  * One stream
  * ----------------------------------------------------------------
  */
@@ -508,7 +690,17 @@ typedef struct BsStream
 	uint64	   *recent_ns;		/* when each completed */
 	int			recent_cap;
 	uint64		recent_count;	/* recorded in this test */
+	BsIoSampling *sampling;		/* the caller's time series, or NULL */
+	BsIoTest	test;			/* the test running */
 } BsStream;
+
+/* The caller samples when a tick is due. */
+static inline void
+stream_sample(BsStream *st, instr_time now)
+{
+	if (io_sampling_due(st->sampling, now))
+		io_sampling_take(st->sampling, st->shared, st->test, now);
+}
 
 /*
  * Create this stream's temporary file in its tablespace, and check that
@@ -879,6 +1071,8 @@ stream_end_test(BsStream *st, BsIoTest test, uint64 ops)
 	INSTR_TIME_SET_CURRENT(slot->end);
 	slot->ops = ops;
 	slot->bytes = ops * sh->block_size;
+	pg_write_barrier();
+	pg_atomic_write_u32(&slot->done_seq, pg_atomic_read_u32(&slot->test_seq));
 }
 
 /*
@@ -1079,12 +1273,14 @@ stream_run_test_depth(BsStream *st, BsIoTest test)
 		pg_atomic_write_u64(&slot->progress, ops * sh->block_size);
 		if (st->progress)
 			bs_progress_advance(st->progress, (uint64) n * sh->block_size);
-		if (timed && !stop)
+		if ((timed && !stop) || st->sampling)
 		{
 			instr_time	now;
 
 			INSTR_TIME_SET_CURRENT(now);
-			stop = past_deadline(sh, slot->start, now);
+			if (timed && !stop)
+				stop = past_deadline(sh, slot->start, now);
+			stream_sample(st, now);
 		}
 	}
 
@@ -1164,11 +1360,12 @@ stream_run_test(BsStream *st, BsIoTest test)
 			bs_hist_add(&slot->hist, ns);
 			before = after;
 		}
-		else if (timed_cap || rereads)
+		else if (timed_cap || rereads || st->sampling)
 			INSTR_TIME_SET_CURRENT(after);	/* only to check the deadline */
 		else
 			continue;
 
+		stream_sample(st, after);
 		if (rereads)
 			note_recent(st, offset, after);
 		if (timed_cap && past_deadline(sh, deadline_base, after))
@@ -1216,7 +1413,8 @@ progress_label(BsIoShared *sh, BsIoTest test)
  * reports progress) and in each worker.
  */
 static void
-run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
+run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg,
+		   BsIoSampling *sampling)
 {
 	BsStream	st;
 	BsStreamSlot *slot = &sh->slots[index];
@@ -1228,6 +1426,7 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
 	st.shared = sh;
 	st.index = index;
 	st.tablespace = sh->tablespaces[index % sh->ntablespaces];
+	st.sampling = sampling;
 	raw = palloc(BS_IO_CHUNK + BS_IO_ALIGN);
 	st.buffer = (char *) TYPEALIGN(BS_IO_ALIGN, raw);
 	if (!pg_prng_strong_seed(&st.prng))
@@ -1295,6 +1494,17 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
 		BarrierArriveAndWait(&sh->barrier, PG_WAIT_EXTENSION);
 		memset(slot, 0, offsetof(BsStreamSlot, hist));
 		bs_hist_reset(&slot->hist);
+		pg_write_barrier();
+		pg_atomic_write_u32(&slot->test_seq, (uint32) t + 1);
+		st.test = test;
+		if (st.sampling)
+		{
+			instr_time	now;
+
+			INSTR_TIME_SET_CURRENT(now);
+			io_sampling_begin(st.sampling, (uint32) t + 1, now,
+							  progress_label(sh, test));
+		}
 
 		if (leader)
 		{
@@ -1309,6 +1519,8 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg)
 		}
 		stream_run_test(&st, test);
 		st.progress = NULL;
+		if (st.sampling)
+			io_sampling_finish(st.sampling, sh, test);
 
 		BarrierArriveAndWait(&sh->barrier, PG_WAIT_EXTENSION);
 		if (leader)
@@ -1347,7 +1559,7 @@ bench_tblspc_io_worker(dsm_segment *seg, shm_toc *toc)
 	pg_read_barrier();			/* nstreams and the barrier were set before */
 
 	if (ParallelWorkerNumber + 1 < sh->nstreams)
-		run_stream(sh, ParallelWorkerNumber + 1, NULL, NULL);
+		run_stream(sh, ParallelWorkerNumber + 1, NULL, NULL, NULL);
 }
 
 /* ----------------------------------------------------------------
@@ -1402,7 +1614,7 @@ static void
 put_row(BsRun *run, ReturnSetInfo *rsinfo, const char *tablespace,
 		BsIoTest test, const BsIoArgs *args, bool sync_direct,
 		const BsIoTotals *t, int run_no, const char *warnings,
-		const char *served_by)
+		const char *served_by, const BsSeries *series)
 {
 	Datum		values[BS_IO_NCOLS];
 	bool		nulls[BS_IO_NCOLS];
@@ -1458,7 +1670,7 @@ put_row(BsRun *run, ReturnSetInfo *rsinfo, const char *tablespace,
 		memmove(&nulls[COL_IODEPTH], &nulls[COL_IODEPTH + 1],
 				sizeof(bool) * (BS_IO_NCOLS - COL_IODEPTH - 1));
 	}
-	bs_run_put_row(run, rsinfo, values, nulls);
+	bs_run_put_row_series(run, rsinfo, values, nulls, series);
 }
 
 typedef struct BsGather
@@ -1472,6 +1684,7 @@ typedef struct BsGather
 	char	  **warnings;		/* per tablespace, then the total; NULL: none */
 	BsDevStack *stacks;			/* per tablespace: the devices under it */
 	bool	   *have_stack;		/* whether Linux describes them */
+	BsIoSampling *sampling;		/* the time series, or NULL */
 } BsGather;
 
 static void
@@ -1590,7 +1803,8 @@ gather_rows(BsIoShared *sh, BsIoTest test, void *arg)
 		put_row(g->run, g->rsinfo,
 				i < nspc ? get_tablespace_name(sh->tablespaces[i]) : "total",
 				test, g->args, sh->sync_direct, &g->totals[i], g->run_no,
-				words.len > 0 ? words.data : NULL, served_by);
+				words.len > 0 ? words.data : NULL, served_by,
+				g->sampling ? &g->sampling->series[i] : NULL);
 	}
 }
 
@@ -1641,7 +1855,11 @@ run_io_once(const BsIoArgs *args, BsGather *gather, int planned, Size shsize)
 	memcpy(sh->tablespaces, args->tablespaces, sizeof(Oid) * nspc);
 	pg_atomic_init_u32(&sh->ready, 0);
 	for (int s = 0; s < planned; s++)
+	{
 		pg_atomic_init_u64(&sh->slots[s].progress, 0);
+		pg_atomic_init_u32(&sh->slots[s].test_seq, 0);
+		pg_atomic_init_u32(&sh->slots[s].done_seq, 0);
+	}
 	ConditionVariableInit(&sh->ready_cv);
 
 	sh->nstreams = 1;
@@ -1668,7 +1886,7 @@ run_io_once(const BsIoArgs *args, BsGather *gather, int planned, Size shsize)
 	ConditionVariableBroadcast(&sh->ready_cv);
 
 	/* The caller is stream 0, and gathers each test's rows. */
-	run_stream(sh, 0, gather_rows, gather);
+	run_stream(sh, 0, gather_rows, gather, gather->sampling);
 
 	if (pcxt != NULL)
 	{
@@ -1754,6 +1972,9 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, BsRun *run,
 	gather.warnings = palloc0(sizeof(char *) * (nspc + 1));
 	gather.stacks = palloc0(sizeof(BsDevStack) * nspc);
 	gather.have_stack = palloc0(sizeof(bool) * nspc);
+	gather.sampling = NULL;
+	if (args->sample_interval_us > 0)
+		gather.sampling = io_sampling_create(args->sample_interval_us, planned, nspc);
 	for (int i = 0; i < nspc; i++)
 		gather.have_stack[i] = bs_devstack_find(tablespace_dir(args->tablespaces[i]),
 												&gather.stacks[i]);
@@ -1805,6 +2026,8 @@ describe_run(BsRun *run, FunctionCallInfo fcinfo, const BsIoArgs *args)
 		bs_run_arg_int(run, "iodepth", args->iodepth);
 	if (args->run_columns)
 		bs_run_arg_int(run, "repeat", args->repeat);
+	if (PG_NARGS() > 11)
+		bs_run_arg_sample_interval(run, args->sample_interval_us);
 	snprintf(seconds, sizeof(seconds), "%.15g", args->duration_us / 1e6);
 	bs_run_arg_json(run, "duration_s", seconds);
 	bs_run_arg_bool(run, "track_latency", bs_track_latency);

@@ -1,0 +1,262 @@
+/*-------------------------------------------------------------------------
+ *
+ * series.c
+ *	  A run's time series: one sample per sample_interval (1.2), of the
+ *	  figures its result row gives for the whole run, so that a checkpoint
+ *	  storm, a garbage-collection pause or a volume's burst credits running
+ *	  out show instead of vanishing into one average.
+ *
+ * A sampler keeps the run's cumulative counts at the last tick; at the next
+ * one it takes them again and adds their difference, divided by the time
+ * between, to the series.  Ticks fall on a grid of sample_interval from the
+ * run's start, but a sample covers the time from the previous tick to when
+ * the run looked at the clock: a run that looks only between operations
+ * (one long read, say) makes a longer sample, and says so in elapsed_ms.
+ * The last sample ends with the run and may be short.  Latency percentiles
+ * come from the difference of two snapshots of the run's cumulative
+ * latency histogram (iostat.c), so that they are as exact per interval as
+ * the row's are for the whole run.
+ *
+ * Samples go into the history with the row they belong to (history.c),
+ * into bench_sample.  A row keeps at most BS_SERIES_MAX_SAMPLES: past
+ * that, the series stops and a NOTICE says so.
+ *
+ * src/series.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "compat.h"
+#include "datatype/timestamp.h"
+#include "series.h"
+#include "utils/timestamp.h"
+
+/*
+ * sample_interval: an interval between 10 ms and 1 hour; NULL or zero
+ * turns sampling off.  Returns microseconds, 0 for off.
+ */
+int64
+bs_sample_interval_arg(FunctionCallInfo fcinfo, int argno)
+{
+	Interval   *iv;
+	double		us;
+
+	if (PG_ARGISNULL(argno))
+		return 0;
+	iv = PG_GETARG_INTERVAL_P(argno);
+	/* in floating point first: a large interval must not wrap around */
+	us = (double) iv->time +
+		((double) iv->day + (double) iv->month * DAYS_PER_MONTH) *
+		(double) USECS_PER_DAY;
+	if (us == 0)
+		return 0;
+	if (us < (double) BS_SAMPLE_MIN_US || us > (double) BS_SAMPLE_MAX_US)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("sample_interval must be between 10 milliseconds and 1 hour"),
+				 errhint("Pass sample_interval => NULL to take no samples.")));
+	return (int64) us;
+}
+
+/* The history's record of the argument: seconds, or null for none. */
+void
+bs_run_arg_sample_interval(BsRun *run, int64 interval_us)
+{
+	if (interval_us > 0)
+		bs_run_arg_json(run, "sample_interval_s",
+						psprintf("%.6g", interval_us / 1e6));
+	else
+		bs_run_arg_json(run, "sample_interval_s", "null");
+}
+
+void
+bs_series_init(BsSeries *series)
+{
+	memset(series, 0, sizeof(*series));
+}
+
+/* Every figure unknown. */
+void
+bs_sample_blank(BsSample *sample)
+{
+	sample->start_ms = 0;
+	sample->elapsed_ms = 0;
+	sample->mb_per_s = NAN;
+	sample->iops = NAN;
+	sample->lat_p50_us = NAN;
+	sample->lat_p99_us = NAN;
+	sample->read_mb = NAN;
+	sample->write_mb = NAN;
+	sample->hit_mb = NAN;
+}
+
+/*
+ * Append a sample; past BS_SERIES_MAX_SAMPLES, say once that the series of
+ * the run what names stops there.
+ */
+void
+bs_series_add(BsSeries *series, const BsSample *sample, const char *what)
+{
+	if (series->full)
+		return;
+	if (series->nsamples >= BS_SERIES_MAX_SAMPLES)
+	{
+		series->full = true;
+		ereport(NOTICE,
+				(errmsg("the time series of %s stops at %d samples",
+						what ? what : "the run", BS_SERIES_MAX_SAMPLES),
+				 errdetail("The run goes on and its result rows cover all of it."),
+				 errhint("Pass a longer sample_interval for a series of the whole run.")));
+		return;
+	}
+	if (series->nsamples == series->capacity)
+	{
+		int			cap = Max(64, series->capacity * 2);
+
+		cap = Min(cap, BS_SERIES_MAX_SAMPLES);
+		if (series->samples == NULL)
+			series->samples = palloc(sizeof(BsSample) * cap);
+		else
+			series->samples = repalloc(series->samples, sizeof(BsSample) * cap);
+		series->capacity = cap;
+	}
+	series->samples[series->nsamples++] = *sample;
+}
+
+/* The rates and split between two cumulative counts. */
+void
+bs_sample_from_counts(BsSample *sample, instr_time start,
+					  const BsSampleCounts *from, const BsSampleCounts *to)
+{
+	double		from_ms = (bs_instr_time_ns(from->now) - (double) bs_instr_time_ns(start)) / 1e6;
+	double		to_ms = (bs_instr_time_ns(to->now) - (double) bs_instr_time_ns(start)) / 1e6;
+	double		elapsed_ms = to_ms - from_ms;
+
+	bs_sample_blank(sample);
+	sample->start_ms = bs_round(from_ms, 3);
+	sample->elapsed_ms = bs_round(elapsed_ms, 3);
+	if (elapsed_ms <= 0)
+		return;
+	sample->mb_per_s = bs_round(bs_per_second((to->bytes - from->bytes) / BS_BYTES_PER_MB,
+											  elapsed_ms), 2);
+	sample->iops = bs_round(bs_per_second((double) (to->ops - from->ops), elapsed_ms), 1);
+	if (to->have_split)
+	{
+		sample->read_mb = bs_round((to->read_bytes - from->read_bytes) / BS_BYTES_PER_MB, 3);
+		sample->write_mb = bs_round((to->write_bytes - from->write_bytes) / BS_BYTES_PER_MB, 3);
+		sample->hit_mb = bs_round((to->hit_bytes - from->hit_bytes) / BS_BYTES_PER_MB, 3);
+	}
+}
+
+/*
+ * A copy of a histogram another process is adding to.  Each bucket has a
+ * single writer and is read whole (aligned 8-byte loads), so the copy is
+ * at worst an operation or two behind, never torn.
+ */
+void
+bs_hist_copy_volatile(BsHistogram *dst, const BsHistogram *src)
+{
+	const volatile BsHistogram *v = (const volatile BsHistogram *) src;
+
+	dst->count = v->count;
+	dst->sum_ns = v->sum_ns;
+	dst->max_ns = v->max_ns;
+	for (int i = 0; i < BS_HIST_NBUCKETS; i++)
+		dst->buckets[i] = v->buckets[i];
+}
+
+/*
+ * dst += now - before: what a cumulative histogram gained between two
+ * snapshots.  The maximum stays the later one's (an upper bound).
+ */
+void
+bs_hist_difference(BsHistogram *dst, const BsHistogram *now,
+				   const BsHistogram *before)
+{
+	for (int i = 0; i < BS_HIST_NBUCKETS; i++)
+	{
+		uint64		gained = now->buckets[i] >= before->buckets[i] ?
+			now->buckets[i] - before->buckets[i] : 0;
+
+		dst->buckets[i] += gained;
+		dst->count += gained;
+	}
+	if (now->sum_ns >= before->sum_ns)
+		dst->sum_ns += now->sum_ns - before->sum_ns;
+	dst->max_ns = Max(dst->max_ns, now->max_ns);
+}
+
+/* The interval's p50 and p99 from its histogram; unknown when empty. */
+void
+bs_sample_latency(BsSample *sample, const BsHistogram *interval)
+{
+	if (interval->count == 0)
+		return;
+	sample->lat_p50_us = bs_round(bs_hist_percentile_ns(interval, 0.50) / 1000.0, 1);
+	sample->lat_p99_us = bs_round(bs_hist_percentile_ns(interval, 0.99) / 1000.0, 1);
+}
+
+/*
+ * Start sampling a run now: counts_fn tells its cumulative counts, each
+ * sample goes to series.  interval_us 0 leaves the sampler off.
+ */
+void
+bs_sampler_begin(BsSampler *sampler, int64 interval_us,
+				 BsSampleCountsFn counts_fn, void *counts_arg,
+				 BsSeries *series, const char *what)
+{
+	memset(sampler, 0, sizeof(*sampler));
+	sampler->interval_us = interval_us;
+	sampler->counts_fn = counts_fn;
+	sampler->counts_arg = counts_arg;
+	sampler->series = series;
+	sampler->what = what;
+	sampler->next_tick_us = interval_us;
+	if (interval_us == 0)
+		return;
+	counts_fn(counts_arg, &sampler->last);
+	sampler->start = sampler->last.now;
+}
+
+/* Take the counts and add a sample. */
+static void
+sampler_take(BsSampler *sampler)
+{
+	BsSampleCounts now;
+	BsSample	sample;
+
+	sampler->counts_fn(sampler->counts_arg, &now);
+	bs_sample_from_counts(&sample, sampler->start, &sampler->last, &now);
+	if (sample.elapsed_ms > 0)
+		bs_series_add(sampler->series, &sample, sampler->what);
+	sampler->last = now;
+}
+
+/* At a tick (now past it), add the sample since the previous one. */
+void
+bs_sampler_check(BsSampler *sampler, instr_time now)
+{
+	instr_time	since = now;
+	int64		since_us;
+
+	if (!bs_sampler_due(sampler, now))
+		return;
+	sampler_take(sampler);
+	INSTR_TIME_SUBTRACT(since, sampler->start);
+	since_us = INSTR_TIME_GET_MICROSEC(since);
+	/* the next tick on the grid, skipping any the run did not look at */
+	sampler->next_tick_us = (since_us / sampler->interval_us + 1) * sampler->interval_us;
+}
+
+/* The run is over: its last sample, from the last tick to now. */
+void
+bs_sampler_end(BsSampler *sampler)
+{
+	if (sampler->interval_us == 0)
+		return;
+	sampler_take(sampler);
+	sampler->interval_us = 0;
+}
