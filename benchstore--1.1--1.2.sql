@@ -347,6 +347,7 @@ CREATE FUNCTION bench_query(
 	label text DEFAULT NULL,		-- recorded with the run (see bench_history)
 	record boolean DEFAULT true,	-- false: do not record the run
 	allow_writes boolean DEFAULT false,	-- true: run a query that writes, then roll it back
+	sample_interval interval DEFAULT '1s',	-- one sample of the time series per interval, 10 ms .. 1 h; NULL: none (1.2)
 	OUT run integer,				-- 1 .. repeat
 	OUT cache text,					-- warm or cold
 	OUT elapsed_ms float8,			-- execution time (ExecutorStart to ExecutorEnd), ms; planning not included
@@ -370,7 +371,7 @@ AS 'MODULE_PATHNAME', 'bench_query'
 LANGUAGE C VOLATILE PARALLEL UNSAFE
 ROWS 1;
 
-COMMENT ON FUNCTION bench_query(text, text, integer, text, boolean, boolean) IS
+COMMENT ON FUNCTION bench_query(text, text, integer, text, boolean, boolean, interval) IS
 'time a SELECT (warm or cold cache), one row per run, with the relations it reads and its effective scan rate';
 
 CREATE FUNCTION bench_cache_evict(

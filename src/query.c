@@ -18,6 +18,13 @@
  * ExecutorStart to ExecutorEnd: execution, as EXPLAIN ANALYZE's "Execution
  * Time"; parsing, planning and the eviction are not timed.
  *
+ * The time series (1.2): the executor gives no control back while a query
+ * runs, so a timer (timeout.c, every sample_interval) takes the samples:
+ * its handler, in signal context, only copies the caller's buffer counters
+ * and the clock into memory kept for it.  The series is made from those
+ * snapshots after the run.  The counters of parallel workers and of Citus
+ * nodes reach the caller only at the end, so such a run has no series.
+ *
  * src/query.c
  *
  *-------------------------------------------------------------------------
@@ -30,6 +37,7 @@
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "benchstore.h"
+#include "series.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
@@ -53,6 +61,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/timeout.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/snapmgr.h"
@@ -131,7 +140,131 @@ typedef struct BsQueryRun
 	uint64		bytes;			/* their main forks' size before the run */
 	BsColdState cold;			/* cold: what the eviction left cached */
 	bool		distributed;	/* reads Citus tables: sized by their shards */
+	int64		sample_interval_us; /* 0: no series */
+	BsSeries	series;			/* its time series */
 } BsQueryRun;
+
+/* ----------------------------------------------------------------
+ * The time series of a run, from a timer's snapshots
+ * ----------------------------------------------------------------
+ */
+#define BS_QUERY_SNAPS		4096
+
+typedef struct BsQuerySnap
+{
+	instr_time	now;
+	int64		hit;			/* blocks found in shared or local buffers */
+	int64		read;			/* blocks read from the OS */
+	int64		written;		/* shared, local and temporary blocks written */
+} BsQuerySnap;
+
+static TimeoutId query_sample_timeout = MAX_TIMEOUTS;	/* not registered yet */
+static BsQuerySnap *query_snaps;	/* BS_QUERY_SNAPS of them, kept */
+static volatile sig_atomic_t query_sampling = false;
+static volatile int query_nsnaps;
+static volatile int query_ticks;
+static volatile int query_keep_every;
+
+static inline void
+query_snap_take(BsQuerySnap *snap)
+{
+	INSTR_TIME_SET_CURRENT(snap->now);
+	snap->hit = pgBufferUsage.shared_blks_hit + pgBufferUsage.local_blks_hit;
+	snap->read = pgBufferUsage.shared_blks_read + pgBufferUsage.local_blks_read;
+	snap->written = pgBufferUsage.shared_blks_written + pgBufferUsage.local_blks_written +
+		pgBufferUsage.temp_blks_written;
+}
+
+/*
+ * The timer, in signal context: copy the counters.  When the snapshots
+ * are full, keep every other one (the counts are cumulative, so that is
+ * the same series at twice the interval) and take every other tick on.
+ */
+static void
+query_sample_handler(void)
+{
+	int			n;
+
+	if (!query_sampling)
+		return;
+	query_ticks++;
+	if (query_ticks % query_keep_every != 0)
+		return;
+	n = query_nsnaps;
+	if (n == BS_QUERY_SNAPS)
+	{
+		for (int i = 0; i < BS_QUERY_SNAPS / 2; i++)
+			query_snaps[i] = query_snaps[2 * i + 1];
+		n = BS_QUERY_SNAPS / 2;
+		query_keep_every *= 2;
+		if (query_ticks % query_keep_every != 0)
+		{
+			query_nsnaps = n;
+			return;
+		}
+	}
+	query_snap_take(&query_snaps[n]);
+	query_nsnaps = n + 1;
+}
+
+static void
+query_sampling_start(int64 interval_us)
+{
+	int			ms = (int) Max(interval_us / 1000, 1);
+
+	if (query_sample_timeout == MAX_TIMEOUTS)
+	{
+		query_snaps = MemoryContextAlloc(TopMemoryContext,
+										 sizeof(BsQuerySnap) * BS_QUERY_SNAPS);
+		query_sample_timeout = RegisterTimeout(USER_TIMEOUT, query_sample_handler);
+	}
+	query_nsnaps = 0;
+	query_ticks = 0;
+	query_keep_every = 1;
+	query_sampling = true;
+	enable_timeout_every(query_sample_timeout,
+						 TimestampTzPlusMilliseconds(GetCurrentTimestamp(), ms), ms);
+}
+
+static void
+query_sampling_stop(void)
+{
+	query_sampling = false;
+	if (query_sample_timeout != MAX_TIMEOUTS)
+		disable_timeout(query_sample_timeout, false);
+}
+
+/* The samples between the run's first and last snapshot and the timer's. */
+static void
+query_series(BsQueryRun *qr, const BsQuerySnap *first, const BsQuerySnap *last)
+{
+	int			nsnaps = query_nsnaps;
+	const BsQuerySnap *prev = first;
+
+	bs_series_init(&qr->series);
+	for (int i = 0; i <= nsnaps; i++)
+	{
+		const BsQuerySnap *cur = (i < nsnaps) ? &query_snaps[i] : last;
+		double		from_ms = (bs_instr_time_ns(prev->now) - (double) bs_instr_time_ns(first->now)) / 1e6;
+		double		elapsed_ms = (bs_instr_time_ns(cur->now) - (double) bs_instr_time_ns(prev->now)) / 1e6;
+		BsSample	sample;
+		int64		blocks = (cur->hit - prev->hit) + (cur->read - prev->read);
+
+		if (elapsed_ms <= 0)
+			continue;
+		bs_sample_blank(&sample);
+		sample.start_ms = bs_round(from_ms, 3);
+		sample.elapsed_ms = bs_round(elapsed_ms, 3);
+		sample.mb_per_s = bs_round(bs_per_second((double) blocks * BLCKSZ / BS_BYTES_PER_MB,
+												 elapsed_ms), 2);
+		sample.iops = bs_round(bs_per_second((double) blocks, elapsed_ms), 1);
+		sample.read_mb = bs_round((double) (cur->read - prev->read) * BLCKSZ / BS_BYTES_PER_MB, 3);
+		sample.hit_mb = bs_round((double) (cur->hit - prev->hit) * BLCKSZ / BS_BYTES_PER_MB, 3);
+		sample.write_mb = bs_round((double) (cur->written - prev->written) * BLCKSZ / BS_BYTES_PER_MB, 3);
+		bs_series_add(&qr->series, &sample, "the query");
+		prev = cur;
+	}
+}
 
 /*
  * Errors in the query's text point into the query, not into the call of
@@ -394,6 +527,8 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 	BsOsReads	os_reads;
 	instr_time	start;
 	instr_time	elapsed;
+	BsQuerySnap first;
+	BsQuerySnap last;
 
 	memset(&dest, 0, sizeof(dest));
 	dest.pub.receiveSlot = count_receive;
@@ -411,15 +546,30 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 	bs_os_reads_start(&os_reads);
 	bs_cold_devices_start(&qr->cold);
 	INSTR_TIME_SET_CURRENT(start);
+	query_snap_take(&first);
+	if (qr->sample_interval_us > 0)
+		query_sampling_start(qr->sample_interval_us);
 
-	ExecutorStart(qd, 0);
-	bs_executor_run_all(qd);
-	ExecutorFinish(qd);
-	/* the Gather nodes keep their worker counts until ExecutorEnd */
-	count_gather_workers(qd->planstate, qr);
-	ExecutorEnd(qd);
+	PG_TRY();
+	{
+		ExecutorStart(qd, 0);
+		bs_executor_run_all(qd);
+		ExecutorFinish(qd);
+		/* the Gather nodes keep their worker counts until ExecutorEnd */
+		count_gather_workers(qd->planstate, qr);
+		ExecutorEnd(qd);
+	}
+	PG_FINALLY();
+	{
+		if (qr->sample_interval_us > 0)
+			query_sampling_stop();
+	}
+	PG_END_TRY();
 
+	query_snap_take(&last);
 	INSTR_TIME_SET_CURRENT(elapsed);
+	if (qr->sample_interval_us > 0 && qr->workers_launched == 0 && !qr->distributed)
+		query_series(qr, &first, &last);
 	INSTR_TIME_SUBTRACT(elapsed, start);
 	bs_cold_devices_stop(&qr->cold);
 	memset(&qr->bu, 0, sizeof(qr->bu));
@@ -689,6 +839,7 @@ bench_query(PG_FUNCTION_ARGS)
 	ErrorContextCallback errcallback;
 	BsQuerySpec spec;
 	BsClientWatch client;
+	int64		sample_interval_us = 0;
 
 	bs_require_arg(fcinfo, 0, "query");
 	bs_require_arg(fcinfo, 1, "cache");
@@ -704,6 +855,10 @@ bench_query(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("repeat must be between 1 and %d", BS_MAX_REPEAT)));
+
+	/* sample_interval, argument 6 from version 1.2 on */
+	if (PG_NARGS() > 6)
+		sample_interval_us = bs_sample_interval_arg(fcinfo, 6);
 
 	/* Parse and check once: the errors come before anything is done. */
 	errcallback.callback = query_error_callback;
@@ -752,6 +907,7 @@ bench_query(PG_FUNCTION_ARGS)
 		MemoryContextSwitchTo(runcxt);
 
 		memset(&qr, 0, sizeof(qr));
+		qr.sample_interval_us = sample_interval_us;
 		run_in_subtransaction(&spec, &qr);
 		relids = qr.relids;
 		bytes = qr.bytes;
@@ -768,6 +924,8 @@ bench_query(PG_FUNCTION_ARGS)
 			bs_run_arg_text(&history, "cache", bs_cache_states[cache]);
 			bs_run_arg_int(&history, "repeat", repeat);
 			bs_run_arg_bool(&history, "allow_writes", allow_writes);
+			if (PG_NARGS() > 6)
+				bs_run_arg_sample_interval(&history, sample_interval_us);
 			foreach(lc, relids)
 				bs_run_tablespace(&history, get_rel_tablespace(lfirst_oid(lc)));
 			MemoryContextSwitchTo(runcxt);
@@ -836,7 +994,7 @@ bench_query(PG_FUNCTION_ARGS)
 
 		/* the row is copied into the result and the history */
 		MemoryContextSwitchTo(outercxt);
-		bs_run_put_row(&history, rsinfo, values, nulls);
+		bs_run_put_row_series(&history, rsinfo, values, nulls, &qr.series);
 		MemoryContextReset(runcxt);
 	}
 
