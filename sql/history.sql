@@ -7,7 +7,7 @@
 --
 SET client_encoding = 'UTF8';
 -- earlier tests recorded their runs: start from an empty history
-TRUNCATE bench_run, bench_result;
+TRUNCATE bench_run, bench_result, bench_sample;
 
 -- The history tables are configuration tables of the extension: pg_dump
 -- keeps their rows and the run id sequence.
@@ -162,7 +162,7 @@ SELECT * FROM expect_error($$SELECT bench_run_json(999999)$$);
 -- bench_compare on known numbers.  tps: higher is better; latency_avg_ms:
 -- lower is better.  Three runs a side give the noise.
 --
-TRUNCATE bench_run, bench_result;
+TRUNCATE bench_run, bench_result, bench_sample;
 SELECT count(bench_record('pgbench', 'fast1', m::jsonb, 'chunk64k')) FROM unnest(ARRAY[
 	'{"tps": 1000, "latency_avg_ms": 8.0}', '{"tps": 1020, "latency_avg_ms": 7.8}',
 	'{"tps": 980, "latency_avg_ms": 8.2}']) m;
