@@ -529,6 +529,7 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 	instr_time	elapsed;
 	BsQuerySnap first;
 	BsQuerySnap last;
+	bool		sampling;
 
 	memset(&dest, 0, sizeof(dest));
 	dest.pub.receiveSlot = count_receive;
@@ -547,7 +548,9 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 	bs_cold_devices_start(&qr->cold);
 	INSTR_TIME_SET_CURRENT(start);
 	query_snap_take(&first);
-	if (qr->sample_interval_us > 0)
+	/* a bench_query inside the query (nested) takes no samples of its own */
+	sampling = qr->sample_interval_us > 0 && !query_sampling;
+	if (sampling)
 		query_sampling_start(qr->sample_interval_us);
 
 	PG_TRY();
@@ -561,14 +564,14 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 	}
 	PG_FINALLY();
 	{
-		if (qr->sample_interval_us > 0)
+		if (sampling)
 			query_sampling_stop();
 	}
 	PG_END_TRY();
 
 	query_snap_take(&last);
 	INSTR_TIME_SET_CURRENT(elapsed);
-	if (qr->sample_interval_us > 0 && qr->workers_launched == 0 && !qr->distributed)
+	if (sampling && qr->workers_launched == 0 && !qr->distributed)
 		query_series(qr, &first, &last);
 	INSTR_TIME_SUBTRACT(elapsed, start);
 	bs_cold_devices_stop(&qr->cold);

@@ -1302,6 +1302,7 @@ stream_run_test(BsStream *st, BsIoTest test)
 	bool		timed_cap = test_is_timed(test);
 	bool		rereads = test_rereads(sh, test);
 	int			fd = st->fd;
+	uint64		sample_every = Max(1, BS_PROGRESS_CHECK_BYTES / sh->block_size);
 
 	if (st->engine != NULL && test != BS_TEST_SYNC)
 	{
@@ -1360,8 +1361,10 @@ stream_run_test(BsStream *st, BsIoTest test)
 			bs_hist_add(&slot->hist, ns);
 			before = after;
 		}
-		else if (timed_cap || rereads || st->sampling)
+		else if (timed_cap || rereads)
 			INSTR_TIME_SET_CURRENT(after);	/* only to check the deadline */
+		else if (st->sampling && ops % sample_every == 0)
+			INSTR_TIME_SET_CURRENT(after);	/* only for the samples: once a MB */
 		else
 			continue;
 

@@ -96,5 +96,24 @@ my $log = slurp_file($node->logfile);
 unlike($log, qr/server process .* was terminated by signal/,
 	'no backend crashed');
 
+# bench_query's time series comes from a timer: a run stopped by
+# statement_timeout stops it, and the same session's next run samples
+# afresh (and the timer does not fire into the session afterwards).
+{
+	my ($ret, $stdout, $stderr) = $node->psql('postgres', q{
+		SET statement_timeout = '300ms';
+		SELECT count(*) FROM bench_query('SELECT count(*) FROM big a, big b WHERE a.v < b.v',
+										 sample_interval => '10ms', record => false);
+		RESET statement_timeout;
+		SELECT count(*) FROM bench_query('SELECT count(*) FROM big', label => 'after-timeout',
+										 sample_interval => '10ms');
+		SELECT pg_sleep(0.2);
+		SELECT count(*) > 0, bool_and(elapsed_ms > 0) FROM bench_samples('after-timeout');},
+		on_error_stop => 0);
+	like($stderr, qr/canceling statement due to statement timeout/,
+		'a sampled bench_query stops at statement_timeout');
+	like($stdout, qr/^t\|t$/m, 'the next sampled bench_query in the session records its series');
+}
+
 $node->stop;
 done_testing();
