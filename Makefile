@@ -19,6 +19,7 @@ OBJS = \
 	src/seqscan.o \
 	src/seqscan_parallel.o \
 	src/series.o \
+	src/steady.o \
 	src/history.o \
 	src/io_engine.o \
 	src/prefault.o \
@@ -41,7 +42,7 @@ EXTENSION = benchstore benchstore_cluster
 DATA = benchstore--1.0.sql benchstore--1.0--1.1.sql benchstore--1.1--1.2.sql \
 	benchstore_cluster--1.0.sql benchstore_cluster--1.0--1.1.sql benchstore_cluster--1.1--1.2.sql
 
-REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history advice query tpch series
+REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history advice query tpch series steady
 REGRESS_OPTS = --inputdir=. --outputdir=. --encoding=UTF8
 
 TAP_TESTS = 1
@@ -68,7 +69,8 @@ include $(PGXS)
 endif
 
 # The objects depend on the shared headers (PGXS tracks no dependencies).
-$(OBJS): src/benchstore.h src/compat.h src/target.h src/seqscan.h src/io_engine.h
+$(OBJS): src/benchstore.h src/compat.h src/target.h src/seqscan.h src/io_engine.h \
+	src/series.h src/steady.h
 
 # The release archive for PGXN (and anyone): META.json's version, built by
 # git archive from the committed tree (HEAD), into dist/.

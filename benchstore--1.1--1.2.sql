@@ -412,6 +412,11 @@ CREATE FUNCTION bench_tablespace_io(
 	iodepth integer DEFAULT 1,			-- operations in flight per stream, 1 .. 256 (io_uring above 1)
 	repeat integer DEFAULT 1,			-- runs of the whole sequence of tests, 1 .. 1000 (1.2)
 	sample_interval interval DEFAULT '1s',	-- one sample of the time series per interval, 10 ms .. 1 h; NULL: none (1.2)
+	ramp interval DEFAULT NULL,			-- each test's warm-up, run but left out of its figures (fio's ramp_time); NULL: none (1.2)
+	until text DEFAULT 'size',			-- 'size': each test ends as its size or duration says; 'steady': when steady holds, or at duration (1.2)
+	steady text DEFAULT NULL,			-- steady-state criterion in fio's terms, e.g. 'iops:5%', 'bw_slope:2%', 'lat:10%'; several joined by commas (1.2)
+	steady_window interval DEFAULT '30s',	-- the window the criterion judges (fio's ss_dur) (1.2)
+	preconditioning boolean DEFAULT false,	-- write tests: write the file twice over first, untimed, as SNIA's tests do (1.2)
 	OUT tablespace name,				-- the tablespace ('total' for the sum of several)
 	OUT test text,						-- seqwrite, seqread, randread, randwrite or sync
 	OUT block_size text,				-- bytes per operation, e.g. '8kB'
@@ -430,13 +435,16 @@ CREATE FUNCTION bench_tablespace_io(
 	OUT lat_max_us float8,				-- maximum
 	OUT run integer,					-- 1 .. repeat (1.2)
 	OUT warnings text,					-- what the figure does not measure, in words; NULL: nothing (1.2)
-	OUT served_by text					-- read tests: 'storage', or 'cache below' when the devices' counts show a cache under the filesystem answered; NULL for writes and sync (1.2)
+	OUT served_by text,					-- read tests: 'storage', or 'cache below' when the devices' counts show a cache under the filesystem answered; NULL for writes and sync (1.2)
+	OUT steady_state boolean,			-- whether the steady criterion held over a window of the test; NULL: no criterion (1.2)
+	OUT steady_at_ms float8,			-- when it first held: the end of that window, since the test began (ramp included) (1.2)
+	OUT steady_criterion text			-- the criterion and its window, e.g. 'iops:5% over 30 s' (1.2)
 )
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'bench_tablespace_io'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval) IS
+COMMENT ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval, interval, text, text, interval, boolean) IS
 'sequential and random I/O, sync rate and latency percentiles on temporary files in a tablespace';
 
 CREATE FUNCTION bench_tablespaces_io(
@@ -452,6 +460,11 @@ CREATE FUNCTION bench_tablespaces_io(
 	iodepth integer DEFAULT 1,			-- per stream
 	repeat integer DEFAULT 1,			-- (1.2)
 	sample_interval interval DEFAULT '1s',	-- (1.2)
+	ramp interval DEFAULT NULL,			-- (1.2)
+	until text DEFAULT 'size',			-- (1.2)
+	steady text DEFAULT NULL,			-- judged on the total of all tablespaces (1.2)
+	steady_window interval DEFAULT '30s',	-- (1.2)
+	preconditioning boolean DEFAULT false,	-- (1.2)
 	OUT tablespace name,
 	OUT test text,
 	OUT block_size text,
@@ -470,19 +483,22 @@ CREATE FUNCTION bench_tablespaces_io(
 	OUT lat_max_us float8,
 	OUT run integer,					-- (1.2)
 	OUT warnings text,					-- several tablespaces ran at the same time: what that measures (1.2)
-	OUT served_by text					-- (1.2)
+	OUT served_by text,					-- (1.2)
+	OUT steady_state boolean,			-- (1.2)
+	OUT steady_at_ms float8,			-- (1.2)
+	OUT steady_criterion text			-- (1.2)
 )
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'bench_tablespaces_io'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval) IS
+COMMENT ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval, interval, text, text, interval, boolean) IS
 'bench_tablespace_io on several tablespaces at the same time (their contention, not each alone), with a total row per test';
 
-REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval) FROM PUBLIC;
-REVOKE ALL ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval) TO pg_write_server_files;
-GRANT EXECUTE ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval) TO pg_write_server_files;
+REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval, interval, text, text, interval, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval, interval, text, text, interval, boolean) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval, interval, text, text, interval, boolean) TO pg_write_server_files;
+GRANT EXECUTE ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval, interval, text, text, interval, boolean) TO pg_write_server_files;
 
 --
 -- bench_compare: mix_cold.  A cold run that was not cold (cached_pct 1 or
@@ -760,7 +776,8 @@ CREATE TABLE bench_sample (
 	elapsed_ms float8 NOT NULL,			-- the interval's length (a last one may be short)
 	mb_per_s float8,					-- MB (2^20 bytes) per second in the interval
 	iops float8,						-- operations per second: blocks (tablespace tests, scans), executions (bench_query)
-	lat_p50_us float8,					-- median latency of the operations that ended in it
+	lat_avg_us float8,					-- mean latency of the operations that ended in it (what steady => 'lat:..' judges)
+	lat_p50_us float8,					-- median
 	lat_p99_us float8,					-- 99th percentile
 	read_mb float8,						-- the I/O split: MB read (from a file, or by PostgreSQL from the OS)
 	write_mb float8,					-- MB written
@@ -794,6 +811,7 @@ SELECT h.run_id,
 	   s.elapsed_ms,
 	   s.mb_per_s,
 	   s.iops,
+	   s.lat_avg_us,
 	   s.lat_p50_us,
 	   s.lat_p99_us,
 	   s.read_mb,
@@ -846,7 +864,7 @@ COMMENT ON FUNCTION bench_samples(text, text) IS
 --
 CREATE FUNCTION bench_chart(
 	run_id bigint,					-- the run (bench_history.run_id)
-	metric text DEFAULT 'mb_per_s',	-- a column of bench_sample: mb_per_s, iops, lat_p50_us, lat_p99_us, read_mb, write_mb, hit_mb
+	metric text DEFAULT 'mb_per_s',	-- a column of bench_sample: mb_per_s, iops, lat_avg_us, lat_p50_us, lat_p99_us, read_mb, write_mb, hit_mb
 	row_no integer DEFAULT NULL,	-- only this result row
 	width integer DEFAULT 50,		-- cells of the longest bar, 1 .. 500
 	OUT chart text
@@ -874,12 +892,13 @@ BEGIN
 		RAISE EXCEPTION 'width must be between 1 and 500'
 			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
-	IF metric NOT IN ('mb_per_s', 'iops', 'lat_p50_us', 'lat_p99_us', 'read_mb', 'write_mb', 'hit_mb') THEN
+	IF metric NOT IN ('mb_per_s', 'iops', 'lat_avg_us', 'lat_p50_us', 'lat_p99_us', 'read_mb', 'write_mb', 'hit_mb') THEN
 		RAISE EXCEPTION 'unknown sample metric "%"', metric
 			USING ERRCODE = 'invalid_parameter_value',
-				  HINT = 'A sample has mb_per_s, iops, lat_p50_us, lat_p99_us, read_mb, write_mb and hit_mb.';
+				  HINT = 'A sample has mb_per_s, iops, lat_avg_us, lat_p50_us, lat_p99_us, read_mb, write_mb and hit_mb.';
 	END IF;
 	unit := CASE metric WHEN 'mb_per_s' THEN 'MB/s' WHEN 'iops' THEN 'IOPS'
+						WHEN 'lat_avg_us' THEN CASE WHEN unicode THEN chr(181) || 's' ELSE 'us' END
 						WHEN 'lat_p50_us' THEN CASE WHEN unicode THEN chr(181) || 's' ELSE 'us' END
 						WHEN 'lat_p99_us' THEN CASE WHEN unicode THEN chr(181) || 's' ELSE 'us' END
 						ELSE 'MB' END;

@@ -48,7 +48,7 @@ SELECT * FROM series_check('series-io');
 SELECT test,
 	   bool_and(CASE WHEN test IN ('seqwrite', 'sync') THEN read_mb = 0 ELSE write_mb = 0 END) AS split_by_test,
 	   bool_and(hit_mb IS NULL) AS no_hits,
-	   bool_and(iops = 0 OR (lat_p50_us > 0 AND lat_p99_us >= lat_p50_us)) AS latencies
+	   bool_and(iops = 0 OR (lat_avg_us > 0 AND lat_p50_us > 0 AND lat_p99_us >= lat_p50_us)) AS latencies
 FROM bench_samples('series-io') GROUP BY test ORDER BY min(row_no);
 SELECT arguments -> 'sample_interval_s' AS sample_interval_s
 FROM bench_run WHERE label = 'series-io';
@@ -57,7 +57,7 @@ FROM bench_run WHERE label = 'series-io';
 SET benchstore.track_latency = off;
 SELECT test FROM bench_tablespace_io(size => '4MB', tests => '{seqwrite}', direct => false,
 									 sample_interval => '10ms', label => 'series-nolat');
-SELECT count(*) > 0 AS samples, bool_and(lat_p50_us IS NULL AND lat_p99_us IS NULL) AS no_latency
+SELECT count(*) > 0 AS samples, bool_and(lat_avg_us IS NULL AND lat_p50_us IS NULL AND lat_p99_us IS NULL) AS no_latency
 FROM bench_samples('series-nolat');
 RESET benchstore.track_latency;
 

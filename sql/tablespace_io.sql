@@ -174,13 +174,13 @@ SELECT err_code, message FROM expect_error($$SELECT * FROM bench_compare_tablesp
 SELECT err_code, message FROM expect_error($$SELECT * FROM bench_tablespace_cache_probe('pg_default', '64MB')$$);
 RESET ROLE;
 -- EXECUTE granted by hand does not bypass the check in C.
-GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval)
+GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval, interval, text, text, interval, boolean)
 	TO regress_bs_io;
 SET ROLE regress_bs_io;
 SELECT * FROM expect_error($$SELECT * FROM bench_tablespace_io(size => '1MB', direct => false)$$);
 RESET ROLE;
 
-REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval)
+REVOKE ALL ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval, interval, text, text, interval, boolean)
 	FROM regress_bs_io;
 DROP TABLESPACE regress_bs_ts;
 DROP ROLE regress_bs_io;

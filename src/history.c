@@ -240,7 +240,8 @@ append_sample_figure(StringInfo buf, double value)
 /*
  * bs_run_put_row, with the row's time series (NULL or empty: none), kept
  * for bench_sample as JSON arrays [row_no, sample_no, start_ms, elapsed_ms,
- * mb_per_s, iops, lat_p50_us, lat_p99_us, read_mb, write_mb, hit_mb].
+ * mb_per_s, iops, lat_avg_us, lat_p50_us, lat_p99_us, read_mb, write_mb,
+ * hit_mb].
  */
 void
 bs_run_put_row_series(BsRun *run, ReturnSetInfo *rsinfo, Datum *values,
@@ -262,6 +263,7 @@ bs_run_put_row_series(BsRun *run, ReturnSetInfo *rsinfo, Datum *values,
 			append_sample_figure(&run->samples, s->elapsed_ms);
 			append_sample_figure(&run->samples, s->mb_per_s);
 			append_sample_figure(&run->samples, s->iops);
+			append_sample_figure(&run->samples, s->lat_avg_us);
 			append_sample_figure(&run->samples, s->lat_p50_us);
 			append_sample_figure(&run->samples, s->lat_p99_us);
 			append_sample_figure(&run->samples, s->read_mb);
@@ -739,14 +741,14 @@ insert_run(BsRun *run)
 		svalues[0] = Int64GetDatum(run_id);
 		svalues[1] = CStringGetTextDatum(psprintf("[%s]", run->samples.data));
 		sql = psprintf("INSERT INTO %s.bench_sample (run_id, row_no, sample_no,"
-					   " start_ms, elapsed_ms, mb_per_s, iops, lat_p50_us,"
-					   " lat_p99_us, read_mb, write_mb, hit_mb)"
+					   " start_ms, elapsed_ms, mb_per_s, iops, lat_avg_us,"
+					   " lat_p50_us, lat_p99_us, read_mb, write_mb, hit_mb)"
 					   " SELECT $1, (x->>0)::pg_catalog.int4, (x->>1)::pg_catalog.int4,"
 					   " (x->>2)::pg_catalog.float8, (x->>3)::pg_catalog.float8,"
 					   " (x->>4)::pg_catalog.float8, (x->>5)::pg_catalog.float8,"
 					   " (x->>6)::pg_catalog.float8, (x->>7)::pg_catalog.float8,"
 					   " (x->>8)::pg_catalog.float8, (x->>9)::pg_catalog.float8,"
-					   " (x->>10)::pg_catalog.float8"
+					   " (x->>10)::pg_catalog.float8, (x->>11)::pg_catalog.float8"
 					   " FROM pg_catalog.jsonb_array_elements($2::pg_catalog.jsonb) AS x",
 					   schema);
 		if (SPI_execute_with_args(sql, 2, stypes, svalues, NULL, false, 0) != SPI_OK_INSERT ||

@@ -86,6 +86,7 @@ bs_sample_blank(BsSample *sample)
 	sample->elapsed_ms = 0;
 	sample->mb_per_s = NAN;
 	sample->iops = NAN;
+	sample->lat_avg_us = NAN;
 	sample->lat_p50_us = NAN;
 	sample->lat_p99_us = NAN;
 	sample->read_mb = NAN;
@@ -189,12 +190,13 @@ bs_hist_difference(BsHistogram *dst, const BsHistogram *now,
 	dst->max_ns = Max(dst->max_ns, now->max_ns);
 }
 
-/* The interval's p50 and p99 from its histogram; unknown when empty. */
+/* The interval's mean, p50 and p99 from its histogram; unknown when empty. */
 void
 bs_sample_latency(BsSample *sample, const BsHistogram *interval)
 {
 	if (interval->count == 0)
 		return;
+	sample->lat_avg_us = bs_round((double) interval->sum_ns / interval->count / 1000.0, 1);
 	sample->lat_p50_us = bs_round(bs_hist_percentile_ns(interval, 0.50) / 1000.0, 1);
 	sample->lat_p99_us = bs_round(bs_hist_percentile_ns(interval, 0.99) / 1000.0, 1);
 }

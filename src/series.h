@@ -29,7 +29,8 @@ typedef struct BsSample
 	double		elapsed_ms;		/* the interval's length */
 	double		mb_per_s;
 	double		iops;			/* operations (blocks, chunks, executions) per second */
-	double		lat_p50_us;		/* latency of the operations that ended in it */
+	double		lat_avg_us;		/* latency of the operations that ended in it: mean */
+	double		lat_p50_us;
 	double		lat_p99_us;
 	double		read_mb;		/* the I/O split: MB read from the OS or a file */
 	double		write_mb;		/* MB written */

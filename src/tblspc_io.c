@@ -62,6 +62,7 @@
 #include "port/pg_bitutils.h"
 #include "portability/instr_time.h"
 #include "series.h"
+#include "steady.h"
 #include "storage/barrier.h"
 #include "storage/condition_variable.h"
 #include "storage/fd.h"
@@ -129,7 +130,11 @@ typedef struct BsStreamSlot
 	uint64		reread_ops;		/* blocks compared (0: no re-read) */
 	uint64		pass1_ns;		/* first to last of them in the test */
 	uint64		pass2_ns;		/* and read again */
-	BsHistogram hist;
+	/* the ramp: what the stream did in it, left out of the figures */
+	bool		ramped;			/* the ramp is over; start is its end */
+	uint64		ramp_ops;
+	BsHistogram hist;			/* every operation of the test */
+	BsHistogram measured;		/* those after the ramp (a ramp only) */
 	pg_atomic_uint64 progress;	/* bytes done in the current test so far */
 	/* for the caller's samples: the test (1 ..) the slot now counts, and ended */
 	pg_atomic_uint32 test_seq;
@@ -147,6 +152,10 @@ typedef struct BsIoShared
 	bool		direct;
 	int			iodepth;		/* operations in flight per stream */
 	int64		duration_us;
+	int64		ramp_us;		/* each test's warm-up, left out; 0: none */
+	bool		until_steady;	/* every test runs until stop_seq or duration */
+	bool		preconditioning;	/* write tests: the file written twice first */
+	pg_atomic_uint32 stop_seq;	/* the test (1 ..) whose steady state holds */
 	bool		track_latency;	/* benchstore.track_latency of the caller */
 	bool		sync_direct;	/* O_DIRECT in the sync test (see sync_test_fd) */
 	int			ntablespaces;
@@ -178,6 +187,12 @@ typedef struct BsIoArgs
 	int			repeat;			/* runs of the whole sequence (1.2 on) */
 	bool		run_columns;	/* run and warnings columns (1.2 on) */
 	int64		sample_interval_us; /* the time series (1.2 on); 0: none */
+	int64		ramp_us;		/* 1.2 on, as the rest */
+	bool		until_steady;
+	char	   *steady;			/* the criterion as given; NULL: none */
+	BsSteady   *steady_judge;	/* and parsed */
+	int64		steady_window_us;
+	bool		preconditioning;
 } BsIoArgs;
 
 /* Result columns, in the order of the OUT parameters. */
@@ -202,6 +217,9 @@ enum
 	COL_RUN,					/* from version 1.2 on */
 	COL_WARNINGS,
 	COL_SERVED_BY,
+	COL_STEADY_STATE,
+	COL_STEADY_AT_MS,
+	COL_STEADY_CRITERION,
 	BS_IO_NCOLS
 };
 
@@ -264,6 +282,69 @@ array_arg_elements(FunctionCallInfo fcinfo, int argno, const char *argname,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("%s cannot contain null", argname)));
 	return elems;
+}
+
+/*
+ * The steady-state arguments (1.2): ramp (NULL: none), until ('size' or
+ * 'steady'), steady (a criterion, or NULL), steady_window and
+ * preconditioning.  The criterion itself is parsed where the run's
+ * sampling is set up (bs_steady_parse), once the arguments are known.
+ */
+static void
+parse_steady_args(FunctionCallInfo fcinfo, BsIoArgs *args)
+{
+	static const char *const untils[] = {"size", "steady"};
+	double		us;
+
+	if (!PG_ARGISNULL(12))
+	{
+		us = bs_interval_us(PG_GETARG_INTERVAL_P(12));
+		if (us < 0 || us > (double) BS_MAX_DURATION_US)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("ramp must be between 0 and 7 days")));
+		args->ramp_us = (int64) us;
+	}
+
+	bs_require_arg(fcinfo, 13, "until");
+	args->until_steady = bs_parse_choice(PG_GETARG_TEXT_PP(13), "until",
+										 untils, lengthof(untils)) == 1;
+	if (!PG_ARGISNULL(14))
+		args->steady = text_to_cstring(PG_GETARG_TEXT_PP(14));
+
+	bs_require_arg(fcinfo, 15, "steady_window");
+	us = bs_interval_us(PG_GETARG_INTERVAL_P(15));
+	if (us <= 0 || us > (double) BS_MAX_DURATION_US)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("steady_window must be positive and at most 7 days")));
+	args->steady_window_us = (int64) us;
+
+	bs_require_arg(fcinfo, 16, "preconditioning");
+	args->preconditioning = PG_GETARG_BOOL(16);
+
+	if (args->until_steady && args->steady == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("until => 'steady' needs a criterion in steady"),
+				 errhint("For example steady => 'iops:5%%', or 'iops:20%%,iops_slope:0.5%%' for both the spread and the trend.")));
+	if (args->steady != NULL && args->sample_interval_us == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("steady needs a time series to judge"),
+				 errhint("Pass a sample_interval, e.g. '1s', instead of NULL.")));
+	if (args->steady != NULL)
+		args->steady_judge = bs_steady_parse(args->steady, args->steady_window_us,
+											 args->sample_interval_us,
+											 args->ramp_us, bs_track_latency);
+	if (args->until_steady &&
+		args->steady_window_us > args->duration_us)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a steady_window of %g s cannot fit in a duration of %g s",
+						args->steady_window_us / 1e6, args->duration_us / 1e6),
+				 errdetail("With until => 'steady' each test runs until its criterion holds over the window, or for at most duration after its ramp."),
+				 errhint("Pass a longer duration, e.g. duration => '5min', or a shorter steady_window.")));
 }
 
 /*
@@ -381,6 +462,10 @@ parse_io_args(FunctionCallInfo fcinfo, BsIoArgs *args)
 	args->sample_interval_us = 0;
 	if (PG_NARGS() > 11)
 		args->sample_interval_us = bs_sample_interval_arg(fcinfo, 11);
+
+	/* ramp, until, steady, steady_window, preconditioning: 12 .. 16 (1.2) */
+	if (PG_NARGS() > 16)
+		parse_steady_args(fcinfo, args);
 }
 
 /*
@@ -516,6 +601,7 @@ typedef struct BsIoSampling
 	BsHistogram *cur;			/* one stream's copy */
 	BsSeries   *series;
 	char	   *what;
+	BsSteady   *steady;			/* judged on the total series; NULL: none */
 } BsIoSampling;
 
 static BsIoSampling *
@@ -553,6 +639,8 @@ io_sampling_begin(BsIoSampling *smp, uint32 seq, instr_time start,
 	smp->last = start;
 	smp->next_tick_us = smp->interval_us;
 	smp->what = pstrdup(what);
+	if (smp->steady)
+		bs_steady_reset(smp->steady);
 }
 
 static inline bool
@@ -624,6 +712,15 @@ io_sampling_take(BsIoSampling *smp, BsIoShared *sh, BsIoTest test,
 	}
 	pfree(bytes);
 
+	/*
+	 * Judge steady state on the total; with until => 'steady', tell every
+	 * stream to end the test once it holds.
+	 */
+	if (smp->steady && !smp->steady->reached &&
+		bs_steady_check(smp->steady, &smp->series[smp->nseries - 1]) &&
+		sh->until_steady)
+		pg_atomic_write_u32(&sh->stop_seq, smp->seq);
+
 	smp->last = now;
 	since = now;
 	INSTR_TIME_SUBTRACT(since, smp->start);
@@ -692,6 +789,7 @@ typedef struct BsStream
 	uint64		recent_count;	/* recorded in this test */
 	BsIoSampling *sampling;		/* the caller's time series, or NULL */
 	BsIoTest	test;			/* the test running */
+	uint32		seq;			/* and its number, from 1 */
 } BsStream;
 
 /* The caller samples when a tick is due. */
@@ -1054,6 +1152,40 @@ past_deadline(BsIoShared *sh, instr_time start, instr_time now)
 }
 
 /*
+ * With until => 'steady': whether the caller found that steady state holds
+ * in this test, so that every stream ends it.
+ */
+static inline bool
+stream_steady_stop(BsStream *st)
+{
+	return st->shared->until_steady &&
+		pg_atomic_read_u32(&st->shared->stop_seq) == st->seq;
+}
+
+/*
+ * The ramp ends at now: what the stream did so far is left out of the
+ * figures, which start here (the samples keep the whole test).
+ */
+static void
+stream_end_ramp(BsStream *st, uint64 ops, instr_time now)
+{
+	BsStreamSlot *slot = &st->shared->slots[st->index];
+
+	slot->ramp_ops = ops;
+	slot->start = now;
+	slot->ramped = true;
+}
+
+/* One operation's latency: in the test's, and after the ramp in the figures' */
+static inline void
+stream_add_latency(BsStreamSlot *slot, uint64 ns)
+{
+	bs_hist_add(&slot->hist, ns);
+	if (slot->ramped)
+		bs_hist_add(&slot->measured, ns);
+}
+
+/*
  * The end of a test, inside its time: the write tests' fsync (like dd ...
  * && sync), then the stream's clock and counts.
  */
@@ -1069,8 +1201,8 @@ stream_end_test(BsStream *st, BsIoTest test, uint64 ops)
 		st->filled = sh->size;
 
 	INSTR_TIME_SET_CURRENT(slot->end);
-	slot->ops = ops;
-	slot->bytes = ops * sh->block_size;
+	slot->ops = ops - slot->ramp_ops;
+	slot->bytes = slot->ops * sh->block_size;
 	pg_write_barrier();
 	pg_atomic_write_u32(&slot->done_seq, pg_atomic_read_u32(&slot->test_seq));
 }
@@ -1197,6 +1329,18 @@ stream_reread(BsStream *st)
 }
 
 /*
+ * A sequential test that runs until steady state goes round its file
+ * again: without direct I/O, a read pass first evicts the file once more,
+ * so that it reads from storage rather than the page cache it just filled.
+ */
+static void
+stream_wrap(BsStream *st, BsIoTest test)
+{
+	if (test == BS_TEST_SEQREAD && !st->shared->direct)
+		stream_evict(st);
+}
+
+/*
  * A test at iodepth > 1 (not sync): keep iodepth operations of one block
  * each in flight through the stream's engine, and reap them as they
  * complete.  The same offsets as at depth 1, issued in the same order; a
@@ -1213,27 +1357,35 @@ stream_run_test_depth(BsStream *st, BsIoTest test)
 	uint64		nblocks_size = sh->size / sh->block_size;
 	uint64		nblocks_file = Max(st->filled / sh->block_size, 1);
 	bool		write = (test == BS_TEST_SEQWRITE || test == BS_TEST_RANDWRITE);
-	bool		timed = test_is_timed(test);
+	bool		endless = sh->until_steady;
+	bool		timed = test_is_timed(test) || endless;
 	bool		rereads = test_rereads(sh, test);
+	bool		ramping = sh->ramp_us > 0;
+	instr_time	deadline_base;
 	uint64		issued = 0;
 	uint64		ops = 0;
 	bool		stop = false;
 
 	st->recent_count = 0;
 	INSTR_TIME_SET_CURRENT(slot->start);
+	deadline_base = slot->start;
 	for (;;)
 	{
 		int			n;
 		int			free_slot;
 
 		CHECK_FOR_INTERRUPTS();
-		while (!stop && issued < nblocks_size &&
+		while (!stop && (endless || issued < nblocks_size) &&
 			   (free_slot = bs_io_engine_free_slot(engine)) >= 0)
 		{
 			off_t		offset;
 
 			if (test == BS_TEST_SEQWRITE || test == BS_TEST_SEQREAD)
-				offset = (off_t) issued * sh->block_size;
+			{
+				offset = (off_t) (issued % nblocks_size) * sh->block_size;
+				if (offset == 0 && issued > 0)
+					stream_wrap(st, test);
+			}
 			else
 				offset = (off_t) perm_next_block(st, nblocks_file) * sh->block_size;
 			if (write)
@@ -1267,19 +1419,26 @@ stream_run_test_depth(BsStream *st, BsIoTest test)
 			if (write)
 				note_written(st, st->fd, done[k].done);
 			if (sh->track_latency)
-				bs_hist_add(&slot->hist, done[k].latency_ns);
+				stream_add_latency(slot, done[k].latency_ns);
 		}
 		ops += n;
 		pg_atomic_write_u64(&slot->progress, ops * sh->block_size);
 		if (st->progress)
 			bs_progress_advance(st->progress, (uint64) n * sh->block_size);
-		if ((timed && !stop) || st->sampling)
+		if ((timed && !stop) || st->sampling || ramping)
 		{
 			instr_time	now;
 
 			INSTR_TIME_SET_CURRENT(now);
+			if (ramping && past_deadline_us(slot->start, now, sh->ramp_us))
+			{
+				stream_end_ramp(st, ops, now);
+				deadline_base = now;
+				ramping = false;
+			}
 			if (timed && !stop)
-				stop = past_deadline(sh, slot->start, now);
+				stop = past_deadline(sh, deadline_base, now) ||
+					stream_steady_stop(st);
 			stream_sample(st, now);
 		}
 	}
@@ -1299,8 +1458,10 @@ stream_run_test(BsStream *st, BsIoTest test)
 	instr_time	before;
 	instr_time	after;
 	instr_time	deadline_base;
-	bool		timed_cap = test_is_timed(test);
+	bool		endless = sh->until_steady;
+	bool		timed_cap = test_is_timed(test) || endless;
 	bool		rereads = test_rereads(sh, test);
+	bool		ramping = sh->ramp_us > 0;
 	int			fd = st->fd;
 	uint64		sample_every = Max(1, BS_PROGRESS_CHECK_BYTES / sh->block_size);
 
@@ -1319,7 +1480,7 @@ stream_run_test(BsStream *st, BsIoTest test)
 		fd = sync_test_fd(st);
 	nblocks_file = Max(st->filled / sh->block_size, 1);
 
-	for (uint64 i = 0; i < nblocks_size; i++)
+	for (uint64 i = 0; endless || i < nblocks_size; i++)
 	{
 		off_t		offset;
 		bool		write;
@@ -1328,12 +1489,11 @@ stream_run_test(BsStream *st, BsIoTest test)
 		switch (test)
 		{
 			case BS_TEST_SEQWRITE:
-				offset = (off_t) i * sh->block_size;
-				write = true;
-				break;
 			case BS_TEST_SEQREAD:
-				offset = (off_t) i * sh->block_size;
-				write = false;
+				offset = (off_t) (i % nblocks_size) * sh->block_size;
+				if (offset == 0 && i > 0)
+					stream_wrap(st, test);
+				write = (test == BS_TEST_SEQWRITE);
 				break;
 			case BS_TEST_RANDREAD:
 			case BS_TEST_RANDWRITE:
@@ -1358,20 +1518,27 @@ stream_run_test(BsStream *st, BsIoTest test)
 		{
 			INSTR_TIME_SET_CURRENT(after);
 			ns = bs_instr_time_ns(after) - bs_instr_time_ns(before);
-			bs_hist_add(&slot->hist, ns);
+			stream_add_latency(slot, ns);
 			before = after;
 		}
-		else if (timed_cap || rereads)
+		else if (timed_cap || rereads || ramping)
 			INSTR_TIME_SET_CURRENT(after);	/* only to check the deadline */
 		else if (st->sampling && ops % sample_every == 0)
 			INSTR_TIME_SET_CURRENT(after);	/* only for the samples: once a MB */
 		else
 			continue;
 
+		if (ramping && past_deadline_us(slot->start, after, sh->ramp_us))
+		{
+			stream_end_ramp(st, ops, after);
+			deadline_base = after;
+			ramping = false;
+		}
 		stream_sample(st, after);
 		if (rereads)
 			note_recent(st, offset, after);
-		if (timed_cap && past_deadline(sh, deadline_base, after))
+		if (timed_cap &&
+			(past_deadline(sh, deadline_base, after) || stream_steady_stop(st)))
 			break;
 	}
 
@@ -1468,6 +1635,24 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg,
 		BsIoTest	test = sh->tests[t];
 
 		/* untimed preparation */
+		if (sh->preconditioning &&
+			(test == BS_TEST_SEQWRITE || test == BS_TEST_RANDWRITE))
+		{
+			/* as SNIA's tests do: the whole file written twice over */
+			if (leader)
+			{
+				bs_progress_begin(&progress,
+								  psprintf("%s, preconditioning: writing its file twice over",
+										   progress_label(sh, test)),
+								  2 * sh->size, 0);
+				st.progress = &progress;
+			}
+			for (int pass = 0; pass < 2; pass++)
+			{
+				st.filled = 0;
+				stream_fill(&st);
+			}
+		}
 		if ((test == BS_TEST_SEQREAD || test == BS_TEST_RANDREAD ||
 			 test == BS_TEST_RANDWRITE) && st.filled < sh->size)
 		{
@@ -1497,9 +1682,11 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg,
 		BarrierArriveAndWait(&sh->barrier, PG_WAIT_EXTENSION);
 		memset(slot, 0, offsetof(BsStreamSlot, hist));
 		bs_hist_reset(&slot->hist);
+		bs_hist_reset(&slot->measured);
 		pg_write_barrier();
 		pg_atomic_write_u32(&slot->test_seq, (uint32) t + 1);
 		st.test = test;
+		st.seq = (uint32) t + 1;
 		if (st.sampling)
 		{
 			instr_time	now;
@@ -1511,11 +1698,12 @@ run_stream(BsIoShared *sh, int index, BsGatherFn gather, void *gather_arg,
 
 		if (leader)
 		{
-			bool		timed = test_is_timed(test);
+			bool		timed = test_is_timed(test) || sh->until_steady;
 
+			/* until steady state, the size says nothing of the end */
 			bs_progress_begin(&progress, progress_label(sh, test),
-							  sh->size * sh->nstreams,
-							  timed ? sh->duration_us : 0);
+							  sh->until_steady ? 0 : sh->size * sh->nstreams,
+							  timed ? sh->ramp_us + sh->duration_us : 0);
 			progress.total_fn = streams_progress;
 			progress.total_arg = sh;
 			st.progress = &progress;
@@ -1591,6 +1779,7 @@ typedef struct BsIoTotals
 	uint64		reread_ops;
 	uint64		pass1_ns;
 	uint64		pass2_ns;
+	int			unramped;		/* streams that ended inside the ramp */
 	BsHistogram hist;
 } BsIoTotals;
 
@@ -1610,14 +1799,16 @@ totals_add(BsIoTotals *t, const BsStreamSlot *slot)
 		t->pass1_ns += slot->pass1_ns;
 		t->pass2_ns += slot->pass2_ns;
 	}
-	bs_hist_merge(&t->hist, &slot->hist);
+	bs_hist_merge(&t->hist, slot->ramped ? &slot->measured : &slot->hist);
+	if (!slot->ramped)
+		t->unramped++;
 }
 
 static void
 put_row(BsRun *run, ReturnSetInfo *rsinfo, const char *tablespace,
 		BsIoTest test, const BsIoArgs *args, bool sync_direct,
 		const BsIoTotals *t, int run_no, const char *warnings,
-		const char *served_by, const BsSeries *series)
+		const char *served_by, const BsSeries *series, const BsSteady *steady)
 {
 	Datum		values[BS_IO_NCOLS];
 	bool		nulls[BS_IO_NCOLS];
@@ -1665,6 +1856,21 @@ put_row(BsRun *run, ReturnSetInfo *rsinfo, const char *tablespace,
 		values[COL_SERVED_BY] = CStringGetTextDatum(served_by);
 	else
 		nulls[COL_SERVED_BY] = true;
+	if (steady)
+	{
+		values[COL_STEADY_STATE] = BoolGetDatum(steady->reached);
+		if (steady->reached)
+			values[COL_STEADY_AT_MS] = Float8GetDatum(bs_round(steady->reached_at_ms, 3));
+		else
+			nulls[COL_STEADY_AT_MS] = true;
+		values[COL_STEADY_CRITERION] = CStringGetTextDatum(steady->text);
+	}
+	else
+	{
+		nulls[COL_STEADY_STATE] = true;
+		nulls[COL_STEADY_AT_MS] = true;
+		nulls[COL_STEADY_CRITERION] = true;
+	}
 	if (!args->iodepth_column)
 	{
 		/* a 1.0 definition: no iodepth column */
@@ -1763,6 +1969,31 @@ read_provenance(BsGather *g, int spc, BsIoTest test, const BsIoTotals *t,
 }
 
 /*
+ * What a row's figures say of the ramp and of steady state: a test that
+ * ended inside its ramp, or did not reach steady state (judged on the
+ * total of all streams, so every row of the test says the same).
+ */
+static void
+steady_warnings(BsGather *g, BsIoShared *sh, const BsIoTotals *t,
+				StringInfo words)
+{
+	BsSteady   *ss = g->sampling ? g->sampling->steady : NULL;
+
+	if (sh->ramp_us > 0 && t->unramped > 0)
+		appendStringInfo(words, "%sThe test ended inside its ramp of %g s on %d of %d streams: its figures include the warm-up.",
+						 words->len > 0 ? " " : "", sh->ramp_us / 1e6,
+						 t->unramped, t->streams);
+	if (ss && !ss->reached)
+	{
+		double		measured_ms = (bs_instr_time_ns(g->totals[sh->ntablespaces].end) -
+								   bs_instr_time_ns(g->totals[sh->ntablespaces].start)) / 1e6;
+
+		appendStringInfo(words, "%s%s", words->len > 0 ? " " : "",
+						 bs_steady_shortfall(ss, measured_ms));
+	}
+}
+
+/*
  * After a test: one row per tablespace, summing its streams (stream s runs
  * in tablespace s % ntablespaces), and the total row if asked for.
  */
@@ -1790,6 +2021,7 @@ gather_rows(BsIoShared *sh, BsIoTest test, void *arg)
 		initStringInfo(&words);
 		if (g->warnings[i])
 			appendStringInfoString(&words, g->warnings[i]);
+		steady_warnings(g, sh, &g->totals[i], &words);
 		served_by = read_provenance(g, i < nspc ? i : -1, test,
 									&g->totals[i], &words);
 		/*
@@ -1807,7 +2039,8 @@ gather_rows(BsIoShared *sh, BsIoTest test, void *arg)
 				i < nspc ? get_tablespace_name(sh->tablespaces[i]) : "total",
 				test, g->args, sh->sync_direct, &g->totals[i], g->run_no,
 				words.len > 0 ? words.data : NULL, served_by,
-				g->sampling ? &g->sampling->series[i] : NULL);
+				g->sampling ? &g->sampling->series[i] : NULL,
+				g->sampling ? g->sampling->steady : NULL);
 	}
 }
 
@@ -1850,6 +2083,10 @@ run_io_once(const BsIoArgs *args, BsGather *gather, int planned, Size shsize)
 	sh->direct = args->direct;
 	sh->iodepth = args->iodepth;
 	sh->duration_us = args->duration_us;
+	sh->ramp_us = args->ramp_us;
+	sh->until_steady = args->until_steady;
+	sh->preconditioning = args->preconditioning;
+	pg_atomic_init_u32(&sh->stop_seq, 0);
 	sh->track_latency = bs_track_latency;
 	sh->sync_direct = enableFsync && !XLogIsNeeded() &&
 		(BS_WAL_SYNC_METHOD == BS_SYNC_METHOD_OPEN ||
@@ -1977,7 +2214,10 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, BsRun *run,
 	gather.have_stack = palloc0(sizeof(bool) * nspc);
 	gather.sampling = NULL;
 	if (args->sample_interval_us > 0)
+	{
 		gather.sampling = io_sampling_create(args->sample_interval_us, planned, nspc);
+		gather.sampling->steady = args->steady_judge;
+	}
 	for (int i = 0; i < nspc; i++)
 		gather.have_stack[i] = bs_devstack_find(tablespace_dir(args->tablespaces[i]),
 												&gather.stacks[i]);
@@ -2031,6 +2271,18 @@ describe_run(BsRun *run, FunctionCallInfo fcinfo, const BsIoArgs *args)
 		bs_run_arg_int(run, "repeat", args->repeat);
 	if (PG_NARGS() > 11)
 		bs_run_arg_sample_interval(run, args->sample_interval_us);
+	if (PG_NARGS() > 16)
+	{
+		bs_run_arg_json(run, "ramp_s", psprintf("%.6g", args->ramp_us / 1e6));
+		bs_run_arg_text(run, "until", args->until_steady ? "steady" : "size");
+		if (args->steady)
+			bs_run_arg_text(run, "steady", args->steady);
+		else
+			bs_run_arg_json(run, "steady", "null");
+		bs_run_arg_json(run, "steady_window_s",
+						psprintf("%.6g", args->steady_window_us / 1e6));
+		bs_run_arg_bool(run, "preconditioning", args->preconditioning);
+	}
 	snprintf(seconds, sizeof(seconds), "%.15g", args->duration_us / 1e6);
 	bs_run_arg_json(run, "duration_s", seconds);
 	bs_run_arg_bool(run, "track_latency", bs_track_latency);

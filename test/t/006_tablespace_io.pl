@@ -71,6 +71,21 @@ $node->poll_query_until('postgres',
 	"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'parallel worker'");
 is(scalar(bs_temp_files($tsdir)), 0, 'no file left after statement_timeout');
 
+# A run until steady state that never comes, preconditioning its files
+# first: statement_timeout stops it, in the preconditioning or the test.
+foreach my $timeout ('300ms', '3s')
+{
+	($ret, $out, $err) = $node->psql('postgres', "SET statement_timeout = '$timeout'; "
+		  . "SELECT * FROM bench_tablespace_io('io_ts', size => '64MB', streams => 2, "
+		  . "direct => false, tests => '{randwrite}', duration => '1h', "
+		  . "until => 'steady', steady => 'iops:0.001%', preconditioning => true)");
+	like($err, qr/canceling statement due to statement timeout/,
+		"until steady, $timeout: statement_timeout stops the run");
+	$node->poll_query_until('postgres',
+		"SELECT count(*) = 0 FROM pg_stat_activity WHERE backend_type = 'parallel worker'");
+	is(scalar(bs_temp_files($tsdir)), 0, "until steady, $timeout: no file left");
+}
+
 # pg_terminate_backend.
 $bg = $node->background_psql('postgres', on_error_stop => 0);
 $bg->query_until(qr//, "$long;\n");
