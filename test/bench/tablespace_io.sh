@@ -40,7 +40,22 @@
 #             against fio reading the same segment files with 1 MB reads
 #             at depth 32 (--direct=1: raw reads at depth use O_DIRECT)
 #
-# BENCH_SECTIONS (default "disk sync timing tmpfs depth") picks the sections.
+#   steady    steady state, fio's way: 4 kB random reads (direct I/O, one
+#             stream, a 1 GB file) until the same criterion holds over the
+#             same window after the same ramp, at most the same time, through
+#               bench_tablespace_io(until => 'steady', steady => C,
+#                                   steady_window => W, ramp => R, duration => D)
+#             and
+#               fio --rw=randread --bs=4k --direct=1 --ioengine=psync --time_based
+#                   --runtime=R+D --ss=C --ss_dur=W --ss_ramp=R
+#             each round; whether each reached it and when (benchstore's
+#             steady_at_ms, fio's job_runtime), and in how many rounds the
+#             two verdicts agree.  C, W, R, D from BENCH_SS (default
+#             "iops:10% 10s 2s 60s"); fio 3.33 judges iops and bw only
+#             (lat came in 2025) and samples every second, as benchstore's
+#             default sample_interval does.
+#
+# BENCH_SECTIONS (default "disk sync timing tmpfs depth steady") picks the sections.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . test/lib.sh
@@ -48,7 +63,7 @@ cd "$(dirname "$0")/../.."
 size=${1:-256MB}
 rounds=${2:-5}
 duration=5s
-sections=${BENCH_SECTIONS:-disk sync timing tmpfs depth}
+sections=${BENCH_SECTIONS:-disk sync timing tmpfs depth steady}
 want() { case " $sections " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 bs_install_deps fio jq
@@ -60,6 +75,8 @@ CREATE TABLE sample (what text, bs text, streams integer, round integer, tool te
                      mb_per_s float8, iops float8, medium text DEFAULT 'disk');
 CREATE TABLE depth_sample (what text, bs text, depth integer, round integer, tool text,
                            mb_per_s float8, iops float8, p50_us float8, p99_us float8);
+CREATE TABLE steady_sample (round integer, tool text, attained boolean, at_ms float8,
+                            iops float8);
 SQL
 
 datadir=$(bs_psql -Atc "SHOW data_directory")
@@ -270,6 +287,39 @@ if want depth; then
     done
 fi
 
+if want steady; then
+    read -r ss_crit ss_window ss_ramp ss_cap <<< "${BENCH_SS:-iops:10% 10s 2s 60s}"
+    ss_s() { bs_psql -Atc "SELECT extract(epoch FROM interval '$1')::int"; }
+    fio_runtime=$(( $(ss_s "$ss_ramp") + $(ss_s "$ss_cap") ))
+
+    steady_benchstore() {    # round
+        bs_psql -Atq -c "INSERT INTO steady_sample
+            SELECT $1, 'benchstore', steady_state, steady_at_ms, iops
+            FROM bench_tablespace_io(size => '1GB', block_size => '4kB', tests => '{randread}',
+                 direct => true, ramp => '$ss_ramp', until => 'steady', steady => '$ss_crit',
+                 steady_window => '$ss_window', duration => '$ss_cap', label => 'steady-vs-fio')"
+    }
+    steady_fio() {           # round
+        local out
+        rm -f "$fiodir"/*
+        out=$(fio --name=ss --directory="$fiodir" --rw=randread --bs=4k --size=1G \
+              --direct=1 --ioengine=psync --fallocate=none --time_based \
+              --runtime="$fio_runtime" --ss="$ss_crit" --ss_dur="$(ss_s "$ss_window")" \
+              --ss_ramp="$(ss_s "$ss_ramp")" --output-format=json 2>/dev/null)
+        read -r attained at_ms iops < <(echo "$out" | jq -r \
+            '.jobs[0] | "\(.steadystate.attained) \(.job_runtime) \(.read.iops)"')
+        bs_psql -Atq -c "INSERT INTO steady_sample VALUES ($1, 'fio', $attained::int::boolean,
+                         CASE WHEN $attained::int = 1 THEN $at_ms END, $iops)"
+        rm -f "$fiodir"/*
+    }
+
+    bs_log "steady state: $ss_crit over $ss_window after a ramp of $ss_ramp, at most $ss_cap; $rounds rounds"
+    for r in $(seq 1 "$rounds"); do
+        if [ $((r % 2)) -eq 1 ]; then steady_benchstore "$r"; steady_fio "$r"
+        else steady_fio "$r"; steady_benchstore "$r"; fi
+    done
+fi
+
 bs_log "results (median over rounds; ratio = benchstore / reference, per round)"
 bs_psql -q <<'SQL'
 \pset footer off
@@ -331,4 +381,17 @@ SELECT tool,
               percentile_cont(0.5) WITHIN GROUP (ORDER BY iops) FILTER (WHERE depth = 1))::numeric, 2)
          AS randread_iops_depth32_over_depth1
 FROM depth_sample WHERE what = 'randread' GROUP BY tool ORDER BY tool;
+
+-- steady state: each round's verdicts side by side, then how often they agree
+SELECT b.round, b.attained AS bs_steady, f.attained AS fio_steady,
+       round((b.at_ms / 1000)::numeric, 1) AS bs_at_s, round((f.at_ms / 1000)::numeric, 1) AS fio_at_s,
+       round(b.iops::numeric) AS bs_iops, round(f.iops::numeric) AS fio_iops
+FROM steady_sample b JOIN steady_sample f ON f.round = b.round AND f.tool = 'fio'
+WHERE b.tool = 'benchstore' ORDER BY b.round;
+SELECT count(*) FILTER (WHERE b.attained = f.attained) || ' of ' || count(*) AS verdicts_agree,
+       count(*) FILTER (WHERE b.attained AND f.attained) AS both_steady,
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b.at_ms / f.at_ms)
+             FILTER (WHERE b.attained AND f.attained)::numeric, 2) AS when_ratio_median
+FROM steady_sample b JOIN steady_sample f ON f.round = b.round AND f.tool = 'fio'
+WHERE b.tool = 'benchstore' HAVING count(*) > 0;
 SQL
