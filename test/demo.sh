@@ -34,6 +34,13 @@ bs_restart_cluster
 bs_log "running the benchmarks"
 bs_psql -e < test/sample/demo.sql
 
+# The steady-state run's time series as a picture (bench_svg), as psql
+# writes it unaligned, without headers (-At, or \pset and \g file.svg).
+svg_out=${BS_DEMO_SVG:-$PWD/benchstore-demo.svg}
+bs_psql -At -c "SELECT bench_svg(array_agg(run_id), metric => 'iops')
+                FROM bench_run WHERE label = 'demo-steady'" > "$svg_out"
+bs_log "the steady-state run's IOPS over time, drawn by bench_svg: $svg_out (open it in a browser)"
+
 # The classic session: the data set generated into pg_default and into a
 # second tablespace (here a directory beside the cluster, on the same disk:
 # the comparison shows the machine's noise), Q19 and Q2 timed on each.

@@ -41,7 +41,7 @@ expected_skip() {
         "010_citus: Citus is not installed")
             [ "$BS_SERVER" = own ] || [ ! -d "$BS_SHARED/vendor" ] ;;
         # installed by this script as root
-        "018_fuzz: sqlsmith is not installed")
+        "018_fuzz: sqlsmith is not installed"|"024_svg: chromium is not installed")
             [ "$BS_SERVER" = own ] || [ "$(id -u)" -ne 0 ] ;;
         # built by this script as root (test/lib.sh, bs_loop_rig_start)
         "023_cache_below: the loop-device rig is not set up"*)
@@ -90,8 +90,9 @@ if [ -n "${BS_ONE_VERSION:-}" ]; then
     # does not need it.  For 18 it is built with the server.
     [ "$BS_SERVER" = debian ] && extra=("postgresql-$PG_MAJOR-plproxy")
     bs_install_deps "${extra[@]}"
-    # sqlsmith for the fuzz test (018_fuzz)
-    if [ "$BS_SERVER" != own ]; then bs_apt sqlsmith; fi
+    # sqlsmith for the fuzz test (018_fuzz), Chromium to render bench_svg's
+    # pictures (024_svg)
+    if [ "$BS_SERVER" != own ]; then bs_apt sqlsmith chromium; fi
     if [ "$BS_SERVER" = debian ] && [ "$(id -u)" -eq 0 ] && [ "${BS_PACKAGE:-1}" != 0 ]; then
         # Debian's server: the suite runs against the Debian package built
         # from this tree and installed with apt (test/package.sh), not

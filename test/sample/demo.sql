@@ -41,3 +41,12 @@ RESET max_parallel_workers_per_gather;
 -- the sync rate (one 8 kB write and fdatasync per commit), O_DIRECT.
 SELECT * FROM bench_tablespace_io(size => '128MB', tests => '{seqwrite,seqread,randread,sync}',
                                   duration => '2s');
+
+-- Sustained or a burst: random 4 kB reads sampled every 100 ms, after a
+-- ramp of 1 s, until their IOPS stay within 20 % of their mean for 2 s
+-- (at most 10 s); the series is drawn as a picture below.
+SELECT test, iops, lat_p99_us, steady_state, steady_at_ms, steady_criterion, warnings
+FROM bench_tablespace_io(size => '128MB', block_size => '4kB', tests => '{randread}',
+                         duration => '10s', sample_interval => '100ms', ramp => '1s',
+                         until => 'steady', steady => 'iops:20%', steady_window => '2s',
+                         label => 'demo-steady');
