@@ -237,20 +237,25 @@ sampler_take(BsSampler *sampler)
 	sampler->last = now;
 }
 
+/*
+ * The next tick on the grid of interval_us from start, after now: ticks the
+ * run did not look at in time are skipped, not made up.
+ */
+int64
+bs_next_tick_us(instr_time start, instr_time now, int64 interval_us)
+{
+	INSTR_TIME_SUBTRACT(now, start);
+	return ((int64) INSTR_TIME_GET_MICROSEC(now) / interval_us + 1) * interval_us;
+}
+
 /* At a tick (now past it), add the sample since the previous one. */
 void
 bs_sampler_check(BsSampler *sampler, instr_time now)
 {
-	instr_time	since = now;
-	int64		since_us;
-
 	if (!bs_sampler_due(sampler, now))
 		return;
 	sampler_take(sampler);
-	INSTR_TIME_SUBTRACT(since, sampler->start);
-	since_us = INSTR_TIME_GET_MICROSEC(since);
-	/* the next tick on the grid, skipping any the run did not look at */
-	sampler->next_tick_us = (since_us / sampler->interval_us + 1) * sampler->interval_us;
+	sampler->next_tick_us = bs_next_tick_us(sampler->start, now, sampler->interval_us);
 }
 
 /* The run is over: its last sample, from the last tick to now. */

@@ -99,6 +99,7 @@ extern void bs_sampler_begin(BsSampler *sampler, int64 interval_us,
 							 BsSeries *series, const char *what);
 extern void bs_sampler_check(BsSampler *sampler, instr_time now);
 extern void bs_sampler_end(BsSampler *sampler);
+extern int64 bs_next_tick_us(instr_time start, instr_time now, int64 interval_us);
 
 static inline bool
 bs_sampler_due(const BsSampler *sampler, instr_time now)

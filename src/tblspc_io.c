@@ -42,6 +42,7 @@
 #include "postgres.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -661,9 +662,6 @@ io_sampling_take(BsIoSampling *smp, BsIoShared *sh, BsIoTest test,
 	uint64	   *bytes = palloc0(sizeof(uint64) * smp->nseries);
 	bool		write = (test == BS_TEST_SEQWRITE || test == BS_TEST_RANDWRITE ||
 						 test == BS_TEST_SYNC);
-	double		from_ms = (bs_instr_time_ns(smp->last) - (double) bs_instr_time_ns(smp->start)) / 1e6;
-	double		elapsed_ms = (bs_instr_time_ns(now) - (double) bs_instr_time_ns(smp->last)) / 1e6;
-	instr_time	since;
 
 	for (int i = 0; i < smp->nseries; i++)
 		bs_hist_reset(&smp->work[i]);
@@ -691,24 +689,29 @@ io_sampling_take(BsIoSampling *smp, BsIoShared *sh, BsIoTest test,
 		}
 	}
 
-	if (elapsed_ms > 0)
+	for (int i = 0; i < smp->nseries; i++)
 	{
-		for (int i = 0; i < smp->nseries; i++)
-		{
-			BsSample	sample;
-			double		mb = bytes[i] / BS_BYTES_PER_MB;
+		BsSampleCounts from;
+		BsSampleCounts to;
+		BsSample	sample;
 
-			bs_sample_blank(&sample);
-			sample.start_ms = bs_round(from_ms, 3);
-			sample.elapsed_ms = bs_round(elapsed_ms, 3);
-			sample.mb_per_s = bs_round(bs_per_second(mb, elapsed_ms), 2);
-			sample.iops = bs_round(bs_per_second((double) (bytes[i] / sh->block_size),
-												 elapsed_ms), 1);
-			sample.read_mb = write ? 0 : bs_round(mb, 3);
-			sample.write_mb = write ? bs_round(mb, 3) : 0;
-			bs_sample_latency(&sample, &smp->work[i]);
-			bs_series_add(&smp->series[i], &sample, smp->what);
-		}
+		/* the interval's counts, as if they had started from zero */
+		memset(&from, 0, sizeof(from));
+		memset(&to, 0, sizeof(to));
+		from.now = smp->last;
+		to.now = now;
+		to.bytes = bytes[i];
+		to.ops = bytes[i] / sh->block_size;
+		to.have_split = true;
+		to.read_bytes = write ? 0 : bytes[i];
+		to.write_bytes = write ? bytes[i] : 0;
+
+		bs_sample_from_counts(&sample, smp->start, &from, &to);
+		if (!(sample.elapsed_ms > 0))
+			continue;
+		sample.hit_mb = NAN;	/* no buffers: the files are read directly */
+		bs_sample_latency(&sample, &smp->work[i]);
+		bs_series_add(&smp->series[i], &sample, smp->what);
 	}
 	pfree(bytes);
 
@@ -722,10 +725,7 @@ io_sampling_take(BsIoSampling *smp, BsIoShared *sh, BsIoTest test,
 		pg_atomic_write_u32(&sh->stop_seq, smp->seq);
 
 	smp->last = now;
-	since = now;
-	INSTR_TIME_SUBTRACT(since, smp->start);
-	smp->next_tick_us = ((int64) INSTR_TIME_GET_MICROSEC(since) / smp->interval_us + 1) *
-		smp->interval_us;
+	smp->next_tick_us = bs_next_tick_us(smp->start, now, smp->interval_us);
 }
 
 /*
