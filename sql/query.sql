@@ -93,7 +93,8 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SELECT rows, workers_planned, workers_launched BETWEEN 0 AND 2 AS launched_ok,
-	   (os_read_mb IS NULL) = (workers_launched > 0) AS os_read_ok
+	   (os_read_mb IS NULL) = (workers_launched > 0) AS os_read_ok,
+	   (workers_launched > 0) = coalesce(warnings LIKE '%No time series: parallel workers%', false) AS says_no_series
 FROM bench_query('SELECT count(*) FROM bq_t');
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;

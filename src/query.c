@@ -332,6 +332,24 @@ refuse_writes(const char *what)
 			 errhint("Pass allow_writes => true to run it and roll it back.")));
 }
 
+/*
+ * A sampled run that has no series says why in its warnings: the counts of
+ * parallel workers and of Citus nodes reach the caller only at the end.
+ */
+static void
+say_no_series(Datum *warnings, bool *isnull, bool distributed)
+{
+	const char *why = distributed ?
+		"No time series: the Citus nodes' counts reach the coordinator only when the query ends." :
+		"No time series: parallel workers hand over their counts only when the query ends; max_parallel_workers_per_gather = 0 gives a series.";
+
+	if (*isnull)
+		*warnings = CStringGetTextDatum(why);
+	else
+		*warnings = CStringGetTextDatum(psprintf("%s %s", TextDatumGetCString(*warnings), why));
+	*isnull = false;
+}
+
 /* Analyze, rewrite and plan, as a top-level query (parallel plans allowed). */
 static PlannedStmt *
 plan_select(RawStmt *raw, const char *query, bool allow_writes)
@@ -994,6 +1012,10 @@ bench_query(PG_FUNCTION_ARGS)
 						&values[COL_WARNINGS], &nulls[COL_WARNINGS],
 						&values[COL_SERVED_BY], &nulls[COL_SERVED_BY]);
 		bs_cold_release(&qr.cold);
+		if (qr.sample_interval_us > 0 && qr.series.nsamples == 0 &&
+			(qr.workers_launched > 0 || qr.distributed))
+			say_no_series(&values[COL_WARNINGS], &nulls[COL_WARNINGS],
+						  qr.distributed);
 
 		/* the row is copied into the result and the history */
 		MemoryContextSwitchTo(outercxt);
