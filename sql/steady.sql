@@ -112,6 +112,24 @@ FROM bench_tablespace_io(size => '8MB', block_size => '4kB', tests => '{randread
 						 label => 'steady-two');
 SELECT * FROM steady_check('steady-two', '{bw:60%,iops_slope:20%}', 5, 0, 20, 1000, true);
 
+-- Several tablespaces at once: judged on the total of all their streams,
+-- every row of a test gives that one verdict, and the test ends for all.
+SET allow_in_place_tablespaces = on;
+CREATE TABLESPACE steady_ts LOCATION '';
+RESET allow_in_place_tablespaces;
+SELECT tablespace, test, steady_criterion
+FROM bench_tablespaces_io('{pg_default,steady_ts}', size => '4MB', block_size => '4kB',
+						  tests => '{randread}', direct => false, duration => '1s',
+						  sample_interval => '20ms', until => 'steady', steady => 'iops:50%',
+						  steady_window => '100ms', label => 'steady-spc');
+SELECT count(DISTINCT (metrics ->> 'steady_state', metrics ->> 'steady_at_ms')) AS verdicts
+FROM bench_history WHERE label = 'steady-spc';
+SELECT c.row_no, c.test, c.verdict_ok, c.ended_ok
+FROM steady_check('steady-spc', '{iops:50%}', 5, 0, 20, 1000, true) c
+JOIN bench_history h ON h.row_no = c.row_no AND h.label = 'steady-spc'
+WHERE h.target = 'total';
+DROP TABLESPACE steady_ts;
+
 -- With track_latency, the mean latency of each sample can be judged.
 SELECT test, steady_criterion
 FROM bench_tablespace_io(size => '4MB', block_size => '4kB', tests => '{randread}',
