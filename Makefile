@@ -16,6 +16,7 @@ OBJS = \
 	src/citus_pool.o \
 	src/client.o \
 	src/iostat.o \
+	src/perm.o \
 	src/seqscan.o \
 	src/seqscan_parallel.o \
 	src/series.o \
@@ -25,6 +26,7 @@ OBJS = \
 	src/prefault.o \
 	src/progress.o \
 	src/query.o \
+	src/randread.o \
 	src/target.o \
 	src/tblspc_io.o
 PGFILEDESC = "benchstore - measure storage from inside PostgreSQL"
@@ -42,7 +44,7 @@ EXTENSION = benchstore benchstore_cluster
 DATA = benchstore--1.0.sql benchstore--1.0--1.1.sql benchstore--1.1--1.2.sql \
 	benchstore_cluster--1.0.sql benchstore_cluster--1.0--1.1.sql benchstore_cluster--1.1--1.2.sql
 
-REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history advice query tpch series steady svg
+REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history advice query tpch series steady svg randread
 REGRESS_OPTS = --inputdir=. --outputdir=. --encoding=UTF8
 
 TAP_TESTS = 1
@@ -70,7 +72,7 @@ endif
 
 # The objects depend on the shared headers (PGXS tracks no dependencies).
 $(OBJS): src/benchstore.h src/compat.h src/target.h src/seqscan.h src/io_engine.h \
-	src/series.h src/steady.h
+	src/series.h src/steady.h src/perm.h
 
 # The release archive for PGXN (and anyone): META.json's version, built by
 # git archive from the committed tree (HEAD), into dist/.

@@ -340,6 +340,52 @@ ROWS 1;
 COMMENT ON FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer, interval) IS
 'time a sequential scan of a relation (heap, buffer or raw mode; warm or cold cache), one row per run';
 
+--
+-- bench_randread (1.2): random block reads of a relation through the
+-- buffer manager, as an index scan's heap fetches read them; the order is
+-- seeded, each block read once before any again.
+--
+CREATE FUNCTION bench_randread(
+	relation regclass,
+	reads bigint DEFAULT 100000,	-- blocks to read, 1 .. 10^9; past the relation's size, blocks are read again in a new order
+	cache text DEFAULT 'warm',		-- warm | cold
+	depth integer DEFAULT 1,		-- 1: one read at a time; N: the next N - 1 blocks announced ahead (PrefetchBuffer), 1 .. 256
+	repeat integer DEFAULT 1,		-- runs, 1 .. 1000, each of the same blocks in the same order
+	label text DEFAULT NULL,		-- recorded with the run (see bench_history)
+	record boolean DEFAULT true,	-- false: do not record the run
+	seed bigint DEFAULT 0,			-- the order's seed: the same seed reads the same blocks in the same order
+	sample_interval interval DEFAULT '1s',	-- one sample of the time series per interval, 10 ms .. 1 h; NULL: none
+	OUT run integer,				-- 1 .. repeat
+	OUT relation regclass,			-- the relation named (partitions taken as one run of blocks)
+	OUT tablespace name,			-- its tablespace; NULL if partitions lie in several
+	OUT cache text,					-- warm or cold
+	OUT depth integer,				-- the depth argument
+	OUT reads bigint,				-- blocks read
+	OUT blocks bigint,				-- blocks in the relation's main fork (all partitions')
+	OUT tuples bigint,				-- heap: normal line pointers on the pages read (each time read); an index: NULL
+	OUT elapsed_ms float8,			-- wall-clock time of the reads, ms
+	OUT reads_per_s float8,			-- reads / elapsed seconds
+	OUT mb_per_s float8,			-- reads * block_size in MB (2^20 bytes) / elapsed seconds
+	OUT lat_avg_us float8,			-- time of one read (pin, share-lock, count, release): mean, µs; NULL without track_latency
+	OUT lat_p50_us float8,			-- median
+	OUT lat_p95_us float8,			-- 95th percentile
+	OUT lat_p99_us float8,			-- 99th percentile
+	OUT blks_hit bigint,			-- reads found in shared (or local) buffers
+	OUT blks_read bigint,			-- reads PostgreSQL asked the OS for (page-cache hits included)
+	OUT read_ms float8,				-- time in those reads, ms; NULL unless track_io_timing
+	OUT os_read_mb float8,			-- MB the kernel read from storage for this backend; NULL if unknown
+	OUT cached_pct float8,			-- cold: % of the pages still cached when the run began (0: cold); warm: NULL
+	OUT warnings text,				-- cold: what stayed cached and why, and a cache below the server that answered; NULL: nothing
+	OUT served_by text				-- cold: 'storage' or 'cache below'; warm: NULL
+)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'bench_randread'
+LANGUAGE C VOLATILE PARALLEL UNSAFE
+ROWS 1;
+
+COMMENT ON FUNCTION bench_randread(regclass, bigint, text, integer, integer, text, boolean, bigint, interval) IS
+'time random block reads of a relation through the buffer manager (warm or cold, at a prefetch depth), one row per run';
+
 CREATE FUNCTION bench_query(
 	query text,						-- one SELECT or WITH ... SELECT
 	cache text DEFAULT 'warm',		-- warm | cold (every relation the plan reads evicted first)

@@ -36,6 +36,11 @@ extern int	bs_progress_interval_ms;
 
 /* benchstore.c: arguments, units, names */
 #define BS_MAX_REPEAT		1000	/* runs of one call, bench_seqscan and bench_query */
+typedef enum BsCacheState
+{
+	BS_CACHE_WARM,
+	BS_CACHE_COLD
+} BsCacheState;
 extern const char *const bs_cache_states[2];	/* "warm", "cold", in that order */
 extern void bs_require_arg(FunctionCallInfo fcinfo, int argno,
 						   const char *argname);

@@ -65,13 +65,6 @@ typedef struct BsScanSampleArg
 	bool		raw;
 } BsScanSampleArg;
 
-typedef enum BsCacheState
-{
-	BS_CACHE_WARM,
-	BS_CACHE_COLD
-} BsCacheState;
-
-
 /* Result columns, in the order of the OUT parameters. */
 enum
 {

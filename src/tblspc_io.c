@@ -59,6 +59,7 @@
 #include "funcapi.h"
 #include "io_engine.h"
 #include "miscadmin.h"
+#include "perm.h"
 #include "pgstat.h"
 #include "port/pg_bitutils.h"
 #include "portability/instr_time.h"
@@ -778,10 +779,7 @@ typedef struct BsStream
 	uint64		filled;			/* bytes of the file written so far */
 	pg_prng_state prng;
 	/* random block order: a keyed permutation of the file's blocks */
-	uint64		perm_n;			/* blocks in the permutation */
-	int			perm_half_bits;
-	uint64		perm_keys[4];
-	uint64		perm_next;		/* next index to permute */
+	BsPerm		perm;
 	/* the last blocks a direct read test read, for the re-read (a ring) */
 	off_t	   *recent_off;
 	uint64	   *recent_ns;		/* when each completed */
@@ -1075,57 +1073,9 @@ sync_test_calls_sync(void)
  * (cycle walking); it needs no memory whatever the file size.
  */
 static inline uint64
-perm_round(uint64 half, uint64 key)
-{
-	uint64		h = half ^ key;
-
-	h ^= h >> 33;
-	h *= UINT64CONST(0xff51afd7ed558ccd);
-	h ^= h >> 33;
-	h *= UINT64CONST(0xc4ceb9fe1a85ec53);
-	h ^= h >> 33;
-	return h;
-}
-
-static void
-perm_start_pass(BsStream *st, uint64 nblocks)
-{
-	int			bits = 2;
-
-	while (bits < 62 && (UINT64CONST(1) << bits) < nblocks)
-		bits += 2;
-	st->perm_n = nblocks;
-	st->perm_half_bits = bits / 2;
-	for (int i = 0; i < 4; i++)
-		st->perm_keys[i] = pg_prng_uint64(&st->prng);
-	st->perm_next = 0;
-}
-
-static uint64
 perm_next_block(BsStream *st, uint64 nblocks)
 {
-	uint64		mask;
-	uint64		v;
-
-	if (st->perm_n != nblocks || st->perm_next >= nblocks)
-		perm_start_pass(st, nblocks);
-	mask = (UINT64CONST(1) << st->perm_half_bits) - 1;
-	v = st->perm_next++;
-	do
-	{
-		uint64		l = v >> st->perm_half_bits;
-		uint64		r = v & mask;
-
-		for (int i = 0; i < 4; i++)
-		{
-			uint64		t = r;
-
-			r = l ^ (perm_round(r, st->perm_keys[i]) & mask);
-			l = t;
-		}
-		v = (l << st->perm_half_bits) | r;
-	} while (v >= nblocks);
-	return v;
+	return bs_perm_next(&st->perm, nblocks, &st->prng);
 }
 
 /* Whether a test stops at its duration as well as at its size. */

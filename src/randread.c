@@ -1,0 +1,479 @@
+/*-------------------------------------------------------------------------
+ *
+ * randread.c
+ *	  bench_randread: random block reads of a relation through PostgreSQL's
+ *	  buffer manager, as an index scan's heap fetches read them (the pgio
+ *	  and Vondra method), timed read by read.
+ *
+ * The blocks of the relation's main fork (of each partition's, for a
+ * partitioned table, taken as one run of blocks) are read in a random
+ * order that visits every block once before any block again (perm.c),
+ * seeded by the seed argument: the same seed reads the same blocks in the
+ * same order, call after call.  Each read pins the block (ReadBuffer),
+ * share-locks it, counts the heap tuples' line pointers on it, and
+ * releases it; with benchstore.track_latency each read's time, a buffer
+ * hit or a read from the OS, goes into the latency histogram.  With depth
+ * N above 1, the next N - 1 blocks of the order are announced to the
+ * kernel ahead of their reads (PrefetchBuffer, which becomes
+ * posix_fadvise(WILLNEED) where the platform has it), as bitmap heap scans
+ * prefetch.
+ *
+ * A cold run first writes and drops the relation's pages from shared
+ * buffers and the OS page cache as bench_seqscan's cold runs do
+ * (cache.c), and says what stayed cached.
+ *
+ * src/randread.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/relation.h"
+#include "benchstore.h"
+#include "catalog/pg_class_d.h"
+#include "common/pg_prng.h"
+#include "compat.h"
+#include "executor/instrument.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "perm.h"
+#include "seqscan.h"
+#include "series.h"
+#include "storage/bufmgr.h"
+#include "storage/bufpage.h"
+#include "target.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+
+PG_FUNCTION_INFO_V1(bench_randread);
+
+#define BS_RANDREAD_MAX_READS	INT64CONST(1000000000)
+#define BS_RANDREAD_MAX_DEPTH	256
+
+/* Result columns, in the order of the OUT parameters. */
+enum
+{
+	COL_RUN,
+	COL_RELATION,
+	COL_TABLESPACE,
+	COL_CACHE,
+	COL_DEPTH,
+	COL_READS,
+	COL_BLOCKS,
+	COL_TUPLES,
+	COL_ELAPSED_MS,
+	COL_READS_PER_S,
+	COL_MB_PER_S,
+	COL_LAT_AVG_US,
+	COL_LAT_P50_US,
+	COL_LAT_P95_US,
+	COL_LAT_P99_US,
+	COL_BLKS_HIT,
+	COL_BLKS_READ,
+	COL_READ_MS,
+	COL_OS_READ_MB,
+	COL_CACHED_PCT,
+	COL_WARNINGS,
+	COL_SERVED_BY,
+	BS_RANDREAD_NCOLS
+};
+
+/* One relation with storage, and where its blocks start in the whole run. */
+typedef struct BsRandPart
+{
+	Relation	rel;
+	BlockNumber nblocks;
+	uint64		first;			/* its block 0's number in the whole */
+	bool		heap;			/* count line pointers on its pages */
+} BsRandPart;
+
+typedef struct BsRandRead
+{
+	int			nparts;
+	BsRandPart *parts;
+	uint64		nblocks;		/* of all parts */
+	bool		count_tuples;	/* every part is a heap */
+	pg_prng_state prng;
+	BsPerm		perm;
+	/* the order ahead of the reads, for prefetching: a ring of depth */
+	uint64	   *ahead;
+	int			depth;
+	int			ahead_head;		/* next to read */
+	/* the run so far */
+	uint64		reads;
+	int64		tuples;
+	BsHistogram hist;
+} BsRandRead;
+
+/* Sampling: the reads so far, and the caller's buffer usage since start. */
+typedef struct BsRandSampleArg
+{
+	BsRandRead *rr;
+	BufferUsage bu_start;
+} BsRandSampleArg;
+
+/* The part that holds whole-run block b, by binary search. */
+static BsRandPart *
+part_of(BsRandRead *rr, uint64 b, BlockNumber *blkno)
+{
+	int			lo = 0;
+	int			hi = rr->nparts - 1;
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi + 1) / 2;
+
+		if (rr->parts[mid].first <= b)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*blkno = (BlockNumber) (b - rr->parts[lo].first);
+	return &rr->parts[lo];
+}
+
+/* Open the target's relations with storage and number their blocks. */
+static void
+randread_open(BsRandRead *rr, BsTarget *target)
+{
+	ListCell   *lc;
+	int			i = 0;
+
+	rr->nparts = list_length(target->storage_relids);
+	rr->parts = palloc0(sizeof(BsRandPart) * Max(rr->nparts, 1));
+	rr->count_tuples = true;
+	foreach(lc, target->storage_relids)
+	{
+		BsRandPart *p = &rr->parts[i++];
+
+		p->rel = relation_open(lfirst_oid(lc), AccessShareLock);
+		p->nblocks = RelationGetNumberOfBlocks(p->rel);
+		p->first = rr->nblocks;
+		p->heap = (p->rel->rd_rel->relkind == RELKIND_RELATION ||
+				   p->rel->rd_rel->relkind == RELKIND_MATVIEW ||
+				   p->rel->rd_rel->relkind == RELKIND_TOASTVALUE);
+		rr->count_tuples &= p->heap;
+		rr->nblocks += p->nblocks;
+	}
+	if (rr->nblocks == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("relation \"%s\" has no blocks to read",
+						RelationGetRelationName(target->rel)),
+				 errhint("Load the relation first; bench_generate_tpch makes a data set.")));
+}
+
+static void
+randread_close(BsRandRead *rr)
+{
+	for (int i = 0; i < rr->nparts; i++)
+		relation_close(rr->parts[i].rel, AccessShareLock);
+}
+
+/* Announce whole-run block b to the kernel, ahead of its read. */
+static void
+prefetch_block(BsRandRead *rr, uint64 b)
+{
+	BlockNumber blkno;
+	BsRandPart *p = part_of(rr, b, &blkno);
+
+	(void) PrefetchBuffer(p->rel, MAIN_FORKNUM, blkno);
+}
+
+/* The next block of the order, keeping depth - 1 announced ahead of it. */
+static uint64
+next_block(BsRandRead *rr)
+{
+	uint64		b;
+
+	if (rr->depth <= 1)
+		return bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
+	b = rr->ahead[rr->ahead_head];
+	rr->ahead[rr->ahead_head] = bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
+	prefetch_block(rr, rr->ahead[rr->ahead_head]);
+	rr->ahead_head = (rr->ahead_head + 1) % (rr->depth - 1);
+	return b;
+}
+
+/* One run: reads blocks, in the seed's order. */
+static void
+randread_run(BsRandRead *rr, uint64 reads, int64 seed, BsProgress *progress)
+{
+	pg_prng_seed(&rr->prng, (uint64) seed);
+	memset(&rr->perm, 0, sizeof(rr->perm));
+	rr->reads = 0;
+	rr->tuples = 0;
+	bs_hist_reset(&rr->hist);
+	if (rr->depth > 1)
+	{
+		rr->ahead_head = 0;
+		for (int i = 0; i < rr->depth - 1; i++)
+		{
+			rr->ahead[i] = bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
+			prefetch_block(rr, rr->ahead[i]);
+		}
+	}
+
+	while (rr->reads < reads)
+	{
+		uint64		b = next_block(rr);
+		BlockNumber blkno;
+		BsRandPart *p = part_of(rr, b, &blkno);
+		Buffer		buf;
+		instr_time	before;
+		instr_time	after;
+
+		CHECK_FOR_INTERRUPTS();
+		if (bs_track_latency)
+			INSTR_TIME_SET_CURRENT(before);
+		buf = ReadBufferExtended(p->rel, MAIN_FORKNUM, blkno, RBM_NORMAL, NULL);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		if (p->heap)
+			rr->tuples += bs_count_line_pointers(BufferGetPage(buf));
+		UnlockReleaseBuffer(buf);
+		if (bs_track_latency)
+		{
+			INSTR_TIME_SET_CURRENT(after);
+			bs_hist_add(&rr->hist, bs_instr_time_ns(after) - bs_instr_time_ns(before));
+		}
+		rr->reads++;
+		bs_progress_advance(progress, BLCKSZ);
+	}
+}
+
+/* The series' counts: reads so far, and hits and reads from the OS. */
+static void
+randread_sample_counts(void *arg, BsSampleCounts *c)
+{
+	BsRandSampleArg *a = (BsRandSampleArg *) arg;
+
+	memset(c, 0, sizeof(*c));
+	INSTR_TIME_SET_CURRENT(c->now);
+	c->ops = a->rr->reads;
+	c->bytes = c->ops * BLCKSZ;
+	c->have_split = true;
+	c->read_bytes = (uint64) (pgBufferUsage.shared_blks_read - a->bu_start.shared_blks_read +
+							  pgBufferUsage.local_blks_read - a->bu_start.local_blks_read) * BLCKSZ;
+	c->hit_bytes = (uint64) (pgBufferUsage.shared_blks_hit - a->bu_start.shared_blks_hit +
+							 pgBufferUsage.local_blks_hit - a->bu_start.local_blks_hit) * BLCKSZ;
+}
+
+/*
+ * bench_randread(relation regclass, reads bigint DEFAULT 100000,
+ *				  cache text DEFAULT 'warm', depth integer DEFAULT 1,
+ *				  repeat integer DEFAULT 1, label text DEFAULT NULL,
+ *				  record boolean DEFAULT true, seed bigint DEFAULT 0,
+ *				  sample_interval interval DEFAULT '1s')
+ *	RETURNS SETOF record: one row per run
+ */
+Datum
+bench_randread(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Oid			relid;
+	int64		reads;
+	BsCacheState cache;
+	int32		depth;
+	int32		repeat;
+	int64		seed;
+	int64		sample_interval_us;
+	BsTarget   *target;
+	BsRandRead	rr;
+	BsRun		history;
+	BsClientWatch client;
+	Datum		tablespace;
+	bool		tablespace_null = false;
+	bool		warned_not_cold = false;
+	char	   *qualified;
+	ListCell   *lc;
+
+	bs_require_arg(fcinfo, 0, "relation");
+	bs_require_arg(fcinfo, 1, "reads");
+	bs_require_arg(fcinfo, 2, "cache");
+	bs_require_arg(fcinfo, 3, "depth");
+	bs_require_arg(fcinfo, 4, "repeat");
+	bs_require_arg(fcinfo, 7, "seed");
+	relid = PG_GETARG_OID(0);
+	reads = PG_GETARG_INT64(1);
+	if (reads < 1 || reads > BS_RANDREAD_MAX_READS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("reads must be between 1 and %lld",
+						(long long) BS_RANDREAD_MAX_READS)));
+	cache = (BsCacheState) bs_parse_choice(PG_GETARG_TEXT_PP(2), "cache",
+										   bs_cache_states, lengthof(bs_cache_states));
+	depth = PG_GETARG_INT32(3);
+	if (depth < 1 || depth > BS_RANDREAD_MAX_DEPTH)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("depth must be between 1 and %d", BS_RANDREAD_MAX_DEPTH)));
+	repeat = PG_GETARG_INT32(4);
+	if (repeat < 1 || repeat > BS_MAX_REPEAT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("repeat must be between 1 and %d", BS_MAX_REPEAT)));
+	seed = PG_GETARG_INT64(7);
+	sample_interval_us = bs_sample_interval_arg(fcinfo, 8);
+	bs_run_begin(&history, fcinfo, "randread", 5, 6);
+	if (cache == BS_CACHE_COLD)
+		bs_check_checkpoint_privilege(false);
+
+	target = bs_open_target(relid, false);
+	bs_refuse_citus_shell(target);
+	qualified = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+										   get_rel_name(relid));
+	bs_run_target(&history, "relation", qualified, relid);
+	bs_run_arg_text(&history, "relation", qualified);
+	bs_run_arg_int(&history, "reads", reads);
+	bs_run_arg_text(&history, "cache", bs_cache_states[cache]);
+	bs_run_arg_int(&history, "depth", depth);
+	bs_run_arg_int(&history, "repeat", repeat);
+	bs_run_arg_int(&history, "seed", seed);
+	bs_run_arg_sample_interval(&history, sample_interval_us);
+	bs_run_arg_bool(&history, "track_latency", bs_track_latency);
+	foreach(lc, target->storage_relids)
+		bs_run_tablespace(&history, get_rel_tablespace(lfirst_oid(lc)));
+
+	if (OidIsValid(target->tablespace))
+		tablespace = DirectFunctionCall1(namein,
+										 CStringGetDatum(bs_tablespace_name(target->tablespace)));
+	else
+	{
+		tablespace = (Datum) 0;
+		tablespace_null = true; /* partitions in several tablespaces */
+	}
+
+	memset(&rr, 0, sizeof(rr));
+	randread_open(&rr, target);
+	rr.depth = depth;
+	if (depth > 1)
+		rr.ahead = palloc(sizeof(uint64) * (depth - 1));
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (rsinfo->setDesc->natts != BS_RANDREAD_NCOLS)
+		elog(ERROR, "bench_randread: result has %d columns, expected %d",
+			 rsinfo->setDesc->natts, BS_RANDREAD_NCOLS);
+
+	bs_client_watch_begin(&client);
+	for (int run = 1; run <= repeat; run++)
+	{
+		BsProgress	progress;
+		BufferUsage bu_start;
+		BufferUsage bu;
+		BsOsReads	os_reads;
+		uint64		os_read;
+		bool		os_known;
+		instr_time	start;
+		instr_time	elapsed;
+		double		elapsed_ms;
+		Datum		values[BS_RANDREAD_NCOLS];
+		bool		nulls[BS_RANDREAD_NCOLS];
+		BsColdState cold = {0};
+		BsSeries	series;
+		BsSampler	sampler;
+		BsRandSampleArg sample_arg;
+
+		CHECK_FOR_INTERRUPTS();
+		if (cache == BS_CACHE_COLD)
+		{
+			bs_make_target_cold(target, &cold);
+			if (bs_cold_cached_pct(&cold) >= BS_NOT_COLD_PCT && !warned_not_cold)
+			{
+				bs_warn_not_cold(psprintf("relation \"%s\"",
+										 RelationGetRelationName(target->rel)),
+								 &cold);
+				warned_not_cold = true;
+			}
+		}
+
+		bs_progress_begin(&progress,
+						  repeat > 1 ?
+						  psprintf("randread of \"%s\", run %d of %d",
+								   get_rel_name(relid), run, repeat) :
+						  psprintf("randread of \"%s\"", get_rel_name(relid)),
+						  (uint64) reads * BLCKSZ, 0);
+		bu_start = pgBufferUsage;
+		bs_os_reads_start(&os_reads);
+		bs_cold_devices_start(&cold);
+		INSTR_TIME_SET_CURRENT(start);
+		bs_series_init(&series);
+		sample_arg.rr = &rr;
+		sample_arg.bu_start = bu_start;
+		bs_sampler_begin(&sampler, sample_interval_us, randread_sample_counts,
+						 &sample_arg, &series, progress.what);
+		if (sample_interval_us > 0)
+			progress.sampler = &sampler;
+
+		randread_run(&rr, (uint64) reads, seed, &progress);
+
+		bs_progress_flush(&progress);
+		bs_sampler_end(&sampler);
+		progress.sampler = NULL;
+		INSTR_TIME_SET_CURRENT(elapsed);
+		INSTR_TIME_SUBTRACT(elapsed, start);
+		bs_cold_devices_stop(&cold);
+		memset(&bu, 0, sizeof(bu));
+		BufferUsageAccumDiff(&bu, &pgBufferUsage, &bu_start);
+		os_known = bs_os_reads_end(&os_reads, 0,
+								   (uint64) (bu.shared_blks_read + bu.local_blks_read) * BLCKSZ,
+								   rr.reads * BLCKSZ, &os_read);
+		bs_progress_end(&progress);
+		elapsed_ms = INSTR_TIME_GET_MILLISEC(elapsed);
+
+		memset(nulls, 0, sizeof(nulls));
+		values[COL_RUN] = Int32GetDatum(run);
+		values[COL_RELATION] = ObjectIdGetDatum(relid);
+		values[COL_TABLESPACE] = tablespace;
+		nulls[COL_TABLESPACE] = tablespace_null;
+		values[COL_CACHE] = CStringGetTextDatum(bs_cache_states[cache]);
+		values[COL_DEPTH] = Int32GetDatum(depth);
+		values[COL_READS] = Int64GetDatum((int64) rr.reads);
+		values[COL_BLOCKS] = Int64GetDatum((int64) rr.nblocks);
+		values[COL_TUPLES] = Int64GetDatum(rr.tuples);
+		nulls[COL_TUPLES] = !rr.count_tuples;
+		values[COL_ELAPSED_MS] = Float8GetDatum(bs_round(elapsed_ms, 3));
+		values[COL_READS_PER_S] = Float8GetDatum(bs_round(bs_per_second((double) rr.reads, elapsed_ms), 1));
+		values[COL_MB_PER_S] = Float8GetDatum(bs_round(bs_per_second(rr.reads * (double) BLCKSZ / BS_BYTES_PER_MB,
+																	  elapsed_ms), 2));
+		if (rr.hist.count == 0)
+		{
+			for (int c = COL_LAT_AVG_US; c <= COL_LAT_P99_US; c++)
+				nulls[c] = true;
+		}
+		else
+		{
+			values[COL_LAT_AVG_US] =
+				Float8GetDatum(bs_round((double) rr.hist.sum_ns / rr.hist.count / 1000.0, 1));
+			values[COL_LAT_P50_US] =
+				Float8GetDatum(bs_round(bs_hist_percentile_ns(&rr.hist, 0.50) / 1000.0, 1));
+			values[COL_LAT_P95_US] =
+				Float8GetDatum(bs_round(bs_hist_percentile_ns(&rr.hist, 0.95) / 1000.0, 1));
+			values[COL_LAT_P99_US] =
+				Float8GetDatum(bs_round(bs_hist_percentile_ns(&rr.hist, 0.99) / 1000.0, 1));
+		}
+		values[COL_BLKS_HIT] = Int64GetDatum(bu.shared_blks_hit + bu.local_blks_hit);
+		values[COL_BLKS_READ] = Int64GetDatum(bu.shared_blks_read + bu.local_blks_read);
+		if (track_io_timing)
+			values[COL_READ_MS] = Float8GetDatum(bs_round(bs_buffer_read_time_ms(&bu), 3));
+		else
+			nulls[COL_READ_MS] = true;
+		if (os_known)
+			values[COL_OS_READ_MB] = Float8GetDatum(os_read / BS_BYTES_PER_MB);
+		else
+			nulls[COL_OS_READ_MB] = true;
+		bs_cold_columns(&cold, cache == BS_CACHE_COLD,
+						&values[COL_CACHED_PCT], &nulls[COL_CACHED_PCT],
+						&values[COL_WARNINGS], &nulls[COL_WARNINGS],
+						&values[COL_SERVED_BY], &nulls[COL_SERVED_BY]);
+		bs_cold_release(&cold);
+
+		bs_run_put_row_series(&history, rsinfo, values, nulls, &series);
+	}
+
+	randread_close(&rr);
+	bs_close_target(target);
+	bs_run_finish(&history);
+	bs_client_watch_end(&client);
+	return (Datum) 0;
+}
