@@ -252,11 +252,7 @@ randread_sample_counts(void *arg, BsSampleCounts *c)
 	INSTR_TIME_SET_CURRENT(c->now);
 	c->ops = a->rr->reads;
 	c->bytes = c->ops * BLCKSZ;
-	c->have_split = true;
-	c->read_bytes = (uint64) (pgBufferUsage.shared_blks_read - a->bu_start.shared_blks_read +
-							  pgBufferUsage.local_blks_read - a->bu_start.local_blks_read) * BLCKSZ;
-	c->hit_bytes = (uint64) (pgBufferUsage.shared_blks_hit - a->bu_start.shared_blks_hit +
-							 pgBufferUsage.local_blks_hit - a->bu_start.local_blks_hit) * BLCKSZ;
+	bs_sample_buffer_split(c, &a->bu_start);
 }
 
 /*

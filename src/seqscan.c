@@ -694,12 +694,7 @@ scan_sample_counts(void *arg, BsSampleCounts *c)
 	if (a->raw)
 		c->read_bytes = c->bytes;
 	else
-	{
-		c->read_bytes = (uint64) (pgBufferUsage.shared_blks_read - a->bu_start.shared_blks_read +
-								  pgBufferUsage.local_blks_read - a->bu_start.local_blks_read) * BLCKSZ;
-		c->hit_bytes = (uint64) (pgBufferUsage.shared_blks_hit - a->bu_start.shared_blks_hit +
-								 pgBufferUsage.local_blks_hit - a->bu_start.local_blks_hit) * BLCKSZ;
-	}
+		bs_sample_buffer_split(c, &a->bu_start);
 }
 
 /*

@@ -31,6 +31,7 @@
 
 #include "compat.h"
 #include "datatype/timestamp.h"
+#include "executor/instrument.h"
 #include "series.h"
 #include "utils/timestamp.h"
 
@@ -150,6 +151,21 @@ bs_sample_from_counts(BsSample *sample, instr_time start,
 		sample->write_mb = bs_round((to->write_bytes - from->write_bytes) / BS_BYTES_PER_MB, 3);
 		sample->hit_mb = bs_round((to->hit_bytes - from->hit_bytes) / BS_BYTES_PER_MB, 3);
 	}
+}
+
+/*
+ * The caller's blocks read from the OS and found in buffers since start
+ * (shared and local), into a sample's counts: the I/O split of a run that
+ * reads through the buffer manager in this process.
+ */
+void
+bs_sample_buffer_split(BsSampleCounts *c, const BufferUsage *start)
+{
+	c->have_split = true;
+	c->read_bytes = (uint64) (pgBufferUsage.shared_blks_read - start->shared_blks_read +
+							  pgBufferUsage.local_blks_read - start->local_blks_read) * BLCKSZ;
+	c->hit_bytes = (uint64) (pgBufferUsage.shared_blks_hit - start->shared_blks_hit +
+							 pgBufferUsage.local_blks_hit - start->local_blks_hit) * BLCKSZ;
 }
 
 /*

@@ -91,6 +91,8 @@ extern void bs_sample_from_counts(BsSample *sample, instr_time start,
 								  const BsSampleCounts *to);
 extern void bs_hist_difference(BsHistogram *dst, const BsHistogram *now,
 							   const BsHistogram *before);
+struct BufferUsage;
+extern void bs_sample_buffer_split(BsSampleCounts *c, const struct BufferUsage *start);
 extern void bs_hist_copy_volatile(BsHistogram *dst, const BsHistogram *src);
 extern void bs_sample_latency(BsSample *sample, const BsHistogram *interval);
 
