@@ -1100,14 +1100,18 @@ BEGIN
 				   h.iodepth, h.metrics ->> 'run' AS run_no,
 				   jsonb_agg(jsonb_build_array(round(((x.start_ms + x.elapsed_ms / 2) / 1000)::numeric, 3),
 											   pg_catalog.to_jsonb(x) -> metric) ORDER BY x.sample_no)
-					 -- a last sample cut short by the test's end (a few operations
-					 -- in a fraction of an interval) has no rate worth a point
-					 FILTER (WHERE pg_catalog.to_jsonb(x) -> metric <> 'null'
-							 AND (x.elapsed_ms >= x.longest / 2 OR x.sample_no = 1)) AS pts,
+					 -- finite figures only; and a row's last sample, cut short by
+					 -- the test's end (a few operations in a fraction of an
+					 -- interval), has no rate worth a point
+					 FILTER (WHERE pg_catalog.jsonb_typeof(pg_catalog.to_jsonb(x) -> metric) = 'number'
+							 AND (x.sample_no < x.last_no OR x.sample_no = 1
+								  OR x.elapsed_ms >= x.before_last / 2)) AS pts,
 				   (h.metrics ->> 'steady_at_ms')::float8 AS steady_at_ms
 			FROM @extschema@.bench_history h
-			JOIN (SELECT s.*, max(s.elapsed_ms) OVER (PARTITION BY s.run_id, s.row_no) AS longest
-				  FROM @extschema@.bench_sample s WHERE s.run_id = ANY (run_ids)) x
+			JOIN (SELECT s.*, max(s.sample_no) OVER w AS last_no,
+						 lag(s.elapsed_ms) OVER (w ORDER BY s.sample_no) AS before_last
+				  FROM @extschema@.bench_sample s WHERE s.run_id = ANY (run_ids)
+				  WINDOW w AS (PARTITION BY s.run_id, s.row_no)) x
 			  ON x.run_id = h.run_id AND x.row_no = h.row_no
 			WHERE h.run_id = ANY (run_ids)
 			GROUP BY h.run_id, h.row_no, h.label, h.benchmark, h.target, h.test, h.block_size,
@@ -1147,6 +1151,8 @@ BEGIN
 						 avg(@extschema@.bench_metric(h.metrics, metric)) AS avg_v
 				  FROM @extschema@.bench_history h
 				  WHERE h.run_id = ANY (run_ids) AND h.iodepth IS NOT NULL
+					AND h.benchmark IN ('tablespace_io', 'tablespaces_io', 'cluster_tablespace_io')
+					AND h.block_size ~ '^[0-9]+ ?(bytes|[kMG]B)$'
 					AND @extschema@.bench_metric(h.metrics, metric) IS NOT NULL
 				  GROUP BY h.test, h.block_size, h.target, h.iodepth) h
 			GROUP BY h.test, h.block_size, h.target
@@ -1199,8 +1205,10 @@ BEGIN
 	END IF;
 
 	-- the texts, escaped for XML
-	title := replace(replace(replace(replace(coalesce(title, 'bench_compare: candidate / baseline, with the 95 % interval'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;');
-	subtitle := replace(replace(replace(replace(subtitle, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;');
+	-- (every text drawn is escaped so, and stripped of the control
+	-- characters XML does not allow)
+	title := replace(replace(replace(regexp_replace(coalesce(title, 'bench_compare: candidate / baseline, with the 95 % interval'), '[\x01-\x08\x0b\x0c\x0e-\x1f]', '', 'g'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;');
+	subtitle := replace(replace(replace(regexp_replace(subtitle, '[\x01-\x08\x0b\x0c\x0e-\x1f]', '', 'g'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;');
 
 	IF kind = 'compare' THEN
 		IF cardinality(run_ids) <> 2 THEN
@@ -1209,15 +1217,21 @@ BEGIN
 		END IF;
 		-- one bar per compared figure: the ratio, its interval, the verdict
 		SELECT jsonb_agg(jsonb_build_object(
-				   'name', replace(replace(replace(concat_ws(' ', c.test, c.block_size,
-							   CASE WHEN c.iodepth > 1 THEN 'depth ' || c.iodepth END, c.metric),
+				   'name', replace(replace(replace(regexp_replace(concat_ws(' ', c.test, c.block_size,
+							   CASE WHEN c.iodepth > 1 THEN 'depth ' || c.iodepth END,
+							   CASE WHEN c.streams > 1 THEN c.streams || ' streams' END,
+							   CASE WHEN c.cache = 'cold' THEN 'cold' END,
+							   c.target, c.metric),
+							   '[\x01-\x08\x0b\x0c\x0e-\x1f]', '', 'g'),
 							   '&', '&amp;'), '<', '&lt;'), '>', '&gt;'),
 				   'ratio', c.ratio, 'noise', c.noise_pct, 'verdict', c.verdict)
-				   ORDER BY c.benchmark, c.test, c.block_size, c.metric)
+				   ORDER BY c.benchmark, c.target, c.test, c.block_size, c.metric)
 		  INTO series
 		  FROM @extschema@.bench_compare(run_ids[1]::text, run_ids[2]::text,
 										 CASE WHEN metric IS NOT NULL THEN ARRAY[metric] END) c
-		 WHERE c.ratio IS NOT NULL;
+		 -- finite ratios only (NaN sorts above Infinity)
+		 WHERE c.ratio > 0 AND c.ratio < 'Infinity'::float8
+		   AND (c.noise_pct IS NULL OR c.noise_pct < 'Infinity'::float8);
 		IF series IS NULL THEN
 			RAISE EXCEPTION 'runs % and % have no figure to compare', run_ids[1], run_ids[2]
 				USING ERRCODE = 'invalid_parameter_value',
@@ -1278,8 +1292,8 @@ BEGIN
 	END IF;
 
 	-- a plot: lines and points, on linear or base-2 logarithmic x
-	ylabel := replace(replace(ylabel, '&', '&amp;'), '<', '&lt;');
-	xlabel := replace(replace(xlabel, '&', '&amp;'), '<', '&lt;');
+	ylabel := replace(replace(replace(regexp_replace(ylabel, '[\x01-\x08\x0b\x0c\x0e-\x1f]', '', 'g'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;');
+	xlabel := replace(replace(replace(regexp_replace(xlabel, '[\x01-\x08\x0b\x0c\x0e-\x1f]', '', 'g'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;');
 	nser := jsonb_array_length(series);
 	total_h := height + 18 * nser + 8;
 	x1 := width - 24;
@@ -1295,6 +1309,7 @@ BEGIN
 	step := (ymax - ymin) / 5;
 	t := power(10, floor(log(step)));
 	step := t * CASE WHEN step / t <= 1 THEN 1 WHEN step / t <= 2 THEN 2 WHEN step / t <= 5 THEN 5 ELSE 10 END;
+	ymin := floor(ymin / step) * step;
 	ymax := ceil(ymax / step) * step;
 	IF xlog THEN
 		xmin := power(2, floor(log(2, greatest(xmin, 1e-6)::numeric)));
@@ -1366,7 +1381,7 @@ BEGIN
 			|| format('<text x="%s" y="%s" fill="#d62728" text-anchor="%s">%s</text>',
 					  round((px + CASE WHEN px > (x0 + x1) / 2 THEN -4 ELSE 4 END)::numeric, 1), y0 + 14 + 14 * i,
 					  CASE WHEN px > (x0 + x1) / 2 THEN 'end' ELSE 'start' END,
-					  replace(replace(s ->> 'label', '&', '&amp;'), '<', '&lt;'));
+					  replace(replace(replace(regexp_replace(s ->> 'label', '[\x01-\x08\x0b\x0c\x0e-\x1f]', '', 'g'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;'));
 		i := i + 1;
 	END LOOP;
 
@@ -1386,7 +1401,7 @@ BEGIN
 											 split_part(c, ',', 1), split_part(c, ',', 2), palette[1 + i % 10]), '')
 						   FROM unnest(string_to_array(pts, ' ')) c);
 		END IF;
-		lbl := replace(replace(replace(s ->> 'name', '&', '&amp;'), '<', '&lt;'), '>', '&gt;');
+		lbl := replace(replace(replace(regexp_replace(s ->> 'name', '[\x01-\x08\x0b\x0c\x0e-\x1f]', '', 'g'), '&', '&amp;'), '<', '&lt;'), '>', '&gt;');
 		svg := svg || format('<rect x="%s" y="%s" width="14" height="4" fill="%s"/>', x0, height + 18 * i - 8, palette[1 + i % 10])
 			|| format('<text x="%s" y="%s">%s</text>', x0 + 20, height + 18 * i - 2, lbl);
 		i := i + 1;

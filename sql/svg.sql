@@ -91,7 +91,7 @@ SELECT fake_run('svg-a', 'tablespace_io', jsonb_agg(jsonb_build_object(
 	'direct', true, 'run', k, 'mb_per_s', 130 + 2 * k, 'lat_p99_us', 300 - k))) AS b
 FROM generate_series(1, 3) k;
 SELECT p.* FROM cmp, svg_parts(bench_svg(ARRAY[a, b], 'compare')) p;
-SELECT bench_svg(ARRAY[a, b], 'compare') LIKE '%>seqread 8kB mb_per_s</text>%' AS bar_label,
+SELECT bench_svg(ARRAY[a, b], 'compare') LIKE '%>seqread 8kB pg_default mb_per_s</text>%' AS bar_label,
 	   bench_svg(ARRAY[a, b], 'compare') LIKE '%>1.314 better</text>%' AS verdict,
 	   bench_svg(ARRAY[a, b], 'compare') LIKE '%fill="#2ca02c"%' AS better_in_green,
 	   bench_svg(ARRAY[a, b], 'compare') LIKE '%>1 within noise</text>%' AS same_p99
@@ -111,6 +111,13 @@ SELECT p.* FROM probe, svg_parts(bench_svg(ARRAY[run_id], 'probe')) p;
 SELECT bench_svg(ARRAY[run_id], 'probe') LIKE '%stroke-dasharray="5 4"/><text %>knee: cache of about 256 MB</text>%' AS knee,
 	   bench_svg(ARRAY[run_id], 'probe') LIKE '%>file read at random, MB</text>%' AS x_label
 FROM probe;
+
+-- A control character XML forbids is dropped; a probe is no sweep.
+UPDATE bench_run SET label = 'svg' || chr(1) || 'probe' WHERE run_id = (SELECT run_id FROM probe);
+SELECT bench_svg(ARRAY[run_id], 'probe') ~ '[\x01-\x08]' AS control_kept,
+	   bench_svg(ARRAY[run_id], 'probe') LIKE '%>svgprobe: tablespace_cache_probe on pg_default</text>%' AS subtitle
+FROM probe;
+SELECT * FROM expect_error(format('SELECT bench_svg(ARRAY[%s], %L)', (SELECT run_id FROM probe), 'sweep'));
 
 --
 -- Errors.

@@ -28,6 +28,7 @@
  */
 #include "postgres.h"
 
+#include <ctype.h>
 #include <math.h>
 
 #include "steady.h"
@@ -64,25 +65,30 @@ bs_steady_parse(const char *spec, int64 window_us, int64 sample_interval_us,
 {
 	BsSteady   *ss = palloc0(sizeof(BsSteady));
 	char	   *copy = pstrdup(spec);
-	char	   *saveptr = NULL;
+	char	   *tok = copy;
 	StringInfoData text;
 
 	initStringInfo(&text);
-	for (char *tok = strtok_r(copy, ",", &saveptr); tok != NULL;
-		 tok = strtok_r(NULL, ",", &saveptr))
+	for (;;)
 	{
+		char	   *comma = strchr(tok, ',');
 		BsSteadyCriterion *c;
 		char	   *colon;
 		char	   *name;
 		char	   *end;
 		int			m;
+		int			dots;
 		size_t		len;
 
-		while (*tok == ' ')
+		if (comma)
+			*comma = '\0';
+		while (isspace((unsigned char) *tok))
 			tok++;
 		len = strlen(tok);
-		while (len > 0 && tok[len - 1] == ' ')
+		while (len > 0 && isspace((unsigned char) tok[len - 1]))
 			tok[--len] = '\0';
+		if (len == 0)
+			bad_criterion(spec, "It has an empty criterion.");
 		colon = strchr(tok, ':');
 		if (colon == NULL)
 			bad_criterion(spec, psprintf("\"%s\" has no limit.", tok));
@@ -104,13 +110,23 @@ bs_steady_parse(const char *spec, int64 window_us, int64 sample_interval_us,
 										 name, c->slope ? "_slope" : ""));
 		c->metric = (BsSteadyMetric) m;
 
-		errno = 0;
-		c->limit_pct = strtod(colon + 1, &end);
-		if (end == colon + 1 || errno != 0)
+		/* digits, and a fraction: no sign, exponent or hexadecimal */
+		end = colon + 1;
+		while (isspace((unsigned char) *end))
+			end++;
+		dots = 0;
+		for (size_t k = 0; k < strspn(end, "0123456789."); k++)
+			dots += (end[k] == '.');
+		if (strspn(end, "0123456789.") == 0 || dots > 1)
 			bad_criterion(spec, psprintf("The limit of %s%s is not a number.",
 										 name, c->slope ? "_slope" : ""));
-		while (*end == ' ')
+		c->limit_pct = strtod(end, NULL);
+		end += strspn(end, "0123456789.");
+		while (isspace((unsigned char) *end))
 			end++;
+		if (*end != '\0' && *end != '%')
+			bad_criterion(spec, psprintf("The limit of %s%s is not a number.",
+										 name, c->slope ? "_slope" : ""));
 		if (*end != '%' || end[1] != '\0')
 			bad_criterion(spec, psprintf("The limit of %s%s is not in percent: fio's absolute limits depend on its units, benchstore takes a share of the mean only.",
 										 name, c->slope ? "_slope" : ""));
@@ -127,12 +143,18 @@ bs_steady_parse(const char *spec, int64 window_us, int64 sample_interval_us,
 		appendStringInfo(&text, "%s%s%s:%g%%", ss->ncriteria > 0 ? "," : "",
 						 name, c->slope ? "_slope" : "", c->limit_pct);
 		ss->ncriteria++;
+		if (comma == NULL)
+			break;
+		tok = comma + 1;
 	}
-	if (ss->ncriteria == 0)
-		bad_criterion(spec, "It names no criterion.");
 
 	ss->window_us = window_us;
-	ss->window_samples = (int) Min(window_us / sample_interval_us, BS_SERIES_MAX_SAMPLES);
+	if (window_us / sample_interval_us > BS_SERIES_MAX_SAMPLES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("steady_window must hold at most %d samples", BS_SERIES_MAX_SAMPLES),
+				 errhint("Lengthen sample_interval or shorten steady_window.")));
+	ss->window_samples = (int) (window_us / sample_interval_us);
 	if (ss->window_samples < 2)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -143,7 +165,8 @@ bs_steady_parse(const char *spec, int64 window_us, int64 sample_interval_us,
 				 errhint("Lengthen steady_window or shorten sample_interval.")));
 	ss->ramp_ms = ramp_us / 1000.0;
 	ss->interval_ms = sample_interval_us / 1000.0;
-	appendStringInfo(&text, " over %g s", window_us / 1e6);
+	/* the window judged: whole samples */
+	appendStringInfo(&text, " over %g s", ss->window_samples * (sample_interval_us / 1e6));
 	ss->text = text.data;
 	bs_steady_reset(ss);
 	return ss;
@@ -238,6 +261,9 @@ bs_steady_check(BsSteady *ss, const BsSeries *series)
 
 	if (series->nsamples < n)
 		return false;
+	/* a full series takes no more samples: there is no newer window */
+	if (series->full)
+		return ss->reached;
 	w = &series->samples[series->nsamples - n];
 	/* a sample that began inside the ramp is part of the warm-up */
 	if (w[0].start_ms + 0.001 < ss->ramp_ms)

@@ -340,6 +340,16 @@ parse_steady_args(FunctionCallInfo fcinfo, BsIoArgs *args)
 											 args->sample_interval_us,
 											 args->ramp_us, bs_track_latency);
 	if (args->until_steady &&
+		(args->ramp_us + args->duration_us) / args->sample_interval_us > BS_SERIES_MAX_SAMPLES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a test of up to %g s sampled every %g s would take more than %d samples",
+						(args->ramp_us + args->duration_us) / 1e6,
+						args->sample_interval_us / 1e6, BS_SERIES_MAX_SAMPLES),
+				 errdetail("With until => 'steady' steady state is judged on the whole test's time series, which holds at most %d samples.",
+						   BS_SERIES_MAX_SAMPLES),
+				 errhint("Pass a longer sample_interval or a shorter duration.")));
+	if (args->until_steady &&
 		args->steady_window_us > args->duration_us)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -1386,7 +1396,8 @@ stream_run_test_depth(BsStream *st, BsIoTest test)
 				deadline_base = now;
 				ramping = false;
 			}
-			if (timed && !stop)
+			/* duration counts from the ramp's end, and nothing stops a ramp */
+			if (timed && !stop && !ramping)
 				stop = past_deadline(sh, deadline_base, now) ||
 					stream_steady_stop(st);
 			stream_sample(st, now);
@@ -1487,7 +1498,8 @@ stream_run_test(BsStream *st, BsIoTest test)
 		stream_sample(st, after);
 		if (rereads)
 			note_recent(st, offset, after);
-		if (timed_cap &&
+		/* duration counts from the ramp's end, and nothing stops a ramp */
+		if (timed_cap && !ramping &&
 			(past_deadline(sh, deadline_base, after) || stream_steady_stop(st)))
 			break;
 	}
