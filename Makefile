@@ -9,6 +9,7 @@
 
 MODULE_big = benchstore
 OBJS = \
+	src/attribution.o \
 	src/benchstore.o \
 	src/blockdev.o \
 	src/cache.o \
@@ -72,7 +73,7 @@ endif
 
 # The objects depend on the shared headers (PGXS tracks no dependencies).
 $(OBJS): src/benchstore.h src/compat.h src/target.h src/seqscan.h src/io_engine.h \
-	src/series.h src/steady.h src/perm.h
+	src/series.h src/steady.h src/perm.h src/attribution.h
 
 # The release archive for PGXN (and anyone): META.json's version, built by
 # git archive from the committed tree (HEAD), into dist/.

@@ -349,7 +349,7 @@ CREATE FUNCTION bench_randread(
 	relation regclass,
 	reads bigint DEFAULT 100000,	-- blocks to read, 1 .. 10^9; past the relation's size, blocks are read again in a new order
 	cache text DEFAULT 'warm',		-- warm | cold
-	depth integer DEFAULT 1,		-- 1: one read at a time; N: the next N - 1 blocks announced ahead (PrefetchBuffer), 1 .. 256
+	depth integer DEFAULT 1,		-- 1: one read at a time; N: N reads in flight, through a read stream (17+) or PrefetchBuffer, 1 .. 256
 	repeat integer DEFAULT 1,		-- runs, 1 .. 1000, each of the same blocks in the same order
 	label text DEFAULT NULL,		-- recorded with the run (see bench_history)
 	record boolean DEFAULT true,	-- false: do not record the run
@@ -376,7 +376,13 @@ CREATE FUNCTION bench_randread(
 	OUT os_read_mb float8,			-- MB the kernel read from storage for this backend; NULL if unknown
 	OUT cached_pct float8,			-- cold: % of the pages still cached when the run began (0: cold); warm: NULL
 	OUT warnings text,				-- cold: what stayed cached and why, and a cache below the server that answered; NULL: nothing
-	OUT served_by text				-- cold: 'storage' or 'cache below'; warm: NULL
+	OUT served_by text,				-- cold: 'storage' or 'cache below'; warm: NULL
+	OUT page_cache_reads bigint,	-- reads the OS page cache answered: every page of the block resident when the read was asked; NULL if unknown
+	OUT device_reads bigint,		-- reads the device served (RIOPS counts these); NULL if unknown
+	OUT device_reads_per_s float8,	-- device_reads / elapsed seconds; NULL if unknown
+	OUT readahead_mb float8,		-- cold: MB the kernel read into the relation's page cache beyond the device reads (its read-ahead); warm: NULL
+	OUT prefetch text,				-- how reads were announced ahead: 'none' (depth 1), 'PrefetchBuffer', 'read stream' (17+)
+	OUT by_class jsonb				-- per class (shared_buffers, page_cache, device): reads and latency avg/p50/p95/p99, µs
 )
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'bench_randread'

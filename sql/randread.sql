@@ -38,8 +38,58 @@ FROM (SELECT tuples FROM seeded
 	  UNION ALL SELECT tuples FROM bench_randread('rr_t', reads => 37, seed => 43, record => false)
 	  UNION ALL SELECT tuples FROM bench_randread('rr_t', reads => 37, seed => 44, record => false)) t;
 
--- Warm after a full pass: every read a hit.
-SELECT blks_hit = reads AS all_hits, blks_read FROM bench_randread('rr_t', reads => 100, record => false);
+-- Warm after a full pass: every read a hit, and attributed to shared buffers.
+SELECT blks_hit = reads AS all_hits, blks_read, page_cache_reads, device_reads, prefetch, readahead_mb,
+	   (by_class -> 'shared_buffers' ->> 'reads')::bigint = reads AS class_shared_buffers,
+	   (by_class -> 'shared_buffers' ->> 'lat_p50_us')::float8 > 0 AS class_timed
+FROM bench_randread('rr_t', reads => 100, record => false);
+
+-- Every read has one class, and a shared-buffer read is a hit, at depth 1
+-- and at depth 8 (a read stream on 17+, PrefetchBuffer before); the read
+-- stream's effective_io_concurrency is the call's only.
+SELECT current_setting('effective_io_concurrency') AS eic_before \gset
+SELECT depth, prefetch = CASE WHEN depth = 1 THEN 'none'
+							  WHEN current_setting('server_version_num')::int >= 170000 THEN 'read stream'
+							  ELSE 'PrefetchBuffer' END AS prefetch_by_version,
+	   (by_class -> 'shared_buffers' ->> 'reads')::bigint + (by_class -> 'page_cache' ->> 'reads')::bigint
+	   + (by_class -> 'device' ->> 'reads')::bigint = reads AS one_class_each,
+	   (by_class -> 'page_cache' ->> 'reads')::bigint = page_cache_reads
+	   AND (by_class -> 'device' ->> 'reads')::bigint = device_reads AS columns_agree,
+	   (by_class -> 'shared_buffers' ->> 'reads')::bigint = blks_hit AS hits_are_shared_buffer_reads,
+	   device_reads_per_s >= 0 AS riops
+FROM (SELECT * FROM bench_randread('rr_t', reads => 300, seed => 7, record => false)
+	  UNION ALL SELECT * FROM bench_randread('rr_t', reads => 300, seed => 7, depth => 8, record => false)) r
+ORDER BY depth;
+SELECT current_setting('effective_io_concurrency') = :'eic_before' AS eic_restored;
+
+-- Only the OS page cache holds the table (17+ drops its shared buffers;
+-- 15 and 16 keep them, and those reads stay hits): no device read.
+SELECT files FROM bench_cache_evict('rr_t');
+SELECT pages = :rr_pages AS raw_read_all FROM bench_seqscan('rr_t', mode => 'raw', record => false);
+SELECT device_reads = 0 AS no_device_reads, page_cache_reads = reads - blks_hit AS rest_from_page_cache
+FROM bench_randread('rr_t', reads => :rr_pages, record => false);
+
+-- Cold: what the device served is counted as device reads, unless the
+-- server could not drop the table's shared buffers (15, 16, which warn).
+SET client_min_messages = error;
+SELECT device_reads > 0 OR cached_pct > 50 AS device_or_not_cold,
+	   page_cache_reads + device_reads = blks_read AS os_reads_split,
+	   readahead_mb >= 0 AS readahead_measured
+FROM bench_randread('rr_t', reads => 200, cache => 'cold', record => false);
+RESET client_min_messages;
+
+-- The residency mappings of the relation's file are gone after a call,
+-- and after one cancelled by statement_timeout.
+SELECT current_setting('data_directory') || '/' || pg_relation_filepath('rr_t') AS rr_file \gset
+SELECT count(*) AS mapped_after_call
+FROM regexp_split_to_table(pg_read_file('/proc/' || pg_backend_pid() || '/maps'), E'\n') l
+WHERE l LIKE '%' || :'rr_file' || '%';
+SET statement_timeout = '300ms';
+SELECT * FROM expect_error($$SELECT * FROM bench_randread('rr_t', reads => 1000000000, record => false)$$);
+RESET statement_timeout;
+SELECT count(*) AS mapped_after_cancel
+FROM regexp_split_to_table(pg_read_file('/proc/' || pg_backend_pid() || '/maps'), E'\n') l
+WHERE l LIKE '%' || :'rr_file' || '%';
 
 -- An index's pages: read, no tuples counted.
 SELECT reads, blocks = pg_relation_size('rr_t_id') / current_setting('block_size')::int AS blocks_ok,
@@ -59,6 +109,12 @@ CREATE TEMP TABLE rr_tmp AS SELECT g AS id FROM generate_series(1, 5000) g;
 SELECT tuples = 5000 AS every_tuple, blks_hit + blks_read = reads AS reads_split
 FROM bench_randread('rr_tmp', reads => pg_relation_size('rr_tmp') / current_setting('block_size')::int,
 					record => false);
+
+-- A partitioned table and a temporary one are announced with
+-- PrefetchBuffer at depth on every version.
+SELECT prefetch FROM bench_randread('rr_p', reads => 10, depth => 4, record => false);
+SELECT prefetch, page_cache_reads + device_reads + blks_hit = reads AS classified
+FROM bench_randread('rr_tmp', reads => 10, depth => 4, record => false);
 
 -- The history and the time series: the samples add up to the reads.
 SELECT r.benchmark, r.target, r.arguments ->> 'reads' = :'rr_pages' AS reads_kept,

@@ -12,11 +12,21 @@
  * same order, call after call.  Each read pins the block (ReadBuffer),
  * share-locks it, counts the heap tuples' line pointers on it, and
  * releases it; with benchstore.track_latency each read's time, a buffer
- * hit or a read from the OS, goes into the latency histogram.  With depth
- * N above 1, the next N - 1 blocks of the order are announced to the
- * kernel ahead of their reads (PrefetchBuffer, which becomes
- * posix_fadvise(WILLNEED) where the platform has it), as bitmap heap scans
- * prefetch.
+ * hit or a read from the OS, goes into the latency histogram.
+ *
+ * Each read is attributed (attribution.c): a shared-buffer hit, a read the
+ * OS page cache answered, or a device read, with a count and a latency
+ * histogram per class; device reads are what RIOPS counts, and they are
+ * checked against the kernel's own count of what it read for the call.
+ *
+ * With depth N above 1, N reads are kept in flight.  On 17+ a relation in
+ * shared buffers is read through a read stream, the server's own
+ * look-ahead (fadvise advice under io_method = sync and on 17, the I/O
+ * workers or io_uring on 18), with effective_io_concurrency set to N for
+ * the call.  On 15 and 16, and for partitioned or temporary relations,
+ * the next N - 1 blocks of the order are announced ahead of their reads
+ * with PrefetchBuffer (posix_fadvise(WILLNEED)), as bitmap heap scans did
+ * before read streams.
  *
  * A cold run first writes and drops the relation's pages from shared
  * buffers and the OS page cache as bench_seqscan's cold runs do
@@ -29,6 +39,7 @@
 #include "postgres.h"
 
 #include "access/relation.h"
+#include "attribution.h"
 #include "benchstore.h"
 #include "catalog/pg_class_d.h"
 #include "common/pg_prng.h"
@@ -44,7 +55,15 @@
 #include "target.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
+#include "utils/guc.h"
 #include "utils/rel.h"
+#include "utils/spccache.h"
+
+#if PG_VERSION_NUM >= 170000
+#include "storage/buf_internals.h"
+#include "storage/read_stream.h"
+#define BS_HAVE_READ_STREAM 1
+#endif
 
 PG_FUNCTION_INFO_V1(bench_randread);
 
@@ -76,6 +95,12 @@ enum
 	COL_CACHED_PCT,
 	COL_WARNINGS,
 	COL_SERVED_BY,
+	COL_PAGE_CACHE_READS,
+	COL_DEVICE_READS,
+	COL_DEVICE_READS_PER_S,
+	COL_READAHEAD_MB,
+	COL_PREFETCH,
+	COL_BY_CLASS,
 	BS_RANDREAD_NCOLS
 };
 
@@ -86,7 +111,18 @@ typedef struct BsRandPart
 	BlockNumber nblocks;
 	uint64		first;			/* its block 0's number in the whole */
 	bool		heap;			/* count line pointers on its pages */
+	BsResidency *res;			/* its blocks' page-cache residency */
 } BsRandPart;
+
+/* How reads ahead of the current one are announced. */
+typedef enum BsPrefetch
+{
+	BS_PREFETCH_NONE,			/* depth 1 */
+	BS_PREFETCH_BUFFER,			/* PrefetchBuffer, depth - 1 blocks ahead */
+	BS_PREFETCH_STREAM			/* a read stream at effective_io_concurrency = depth */
+} BsPrefetch;
+
+static const char *const prefetch_names[] = {"none", "PrefetchBuffer", "read stream"};
 
 typedef struct BsRandRead
 {
@@ -96,14 +132,22 @@ typedef struct BsRandRead
 	bool		count_tuples;	/* every part is a heap */
 	pg_prng_state prng;
 	BsPerm		perm;
-	/* the order ahead of the reads, for prefetching: a ring of depth */
+	/* the order ahead of the reads, for PrefetchBuffer: a ring of depth - 1 */
 	uint64	   *ahead;
+	int8	   *ahead_resident; /* each one's residency when announced */
 	int			depth;
 	int			ahead_head;		/* next to read */
+	BsPrefetch	prefetch;
+#ifdef BS_HAVE_READ_STREAM
+	ReadStream *stream;
+	uint64		handed;			/* blocks handed to the stream this run */
+	uint64		run_reads;		/* blocks this run reads */
+#endif
 	/* the run so far */
 	uint64		reads;
 	int64		tuples;
 	BsHistogram hist;
+	BsReadClasses *classes;		/* the reads by where they were served */
 } BsRandRead;
 
 /* Sampling: the reads so far, and the caller's buffer usage since start. */
@@ -155,6 +199,7 @@ randread_open(BsRandRead *rr, BsTarget *target)
 				   p->rel->rd_rel->relkind == RELKIND_TOASTVALUE);
 		rr->count_tuples &= p->heap;
 		rr->nblocks += p->nblocks;
+		p->res = bs_residency_open(p->rel);
 	}
 	if (rr->nblocks == 0)
 		ereport(ERROR,
@@ -168,33 +213,190 @@ static void
 randread_close(BsRandRead *rr)
 {
 	for (int i = 0; i < rr->nparts; i++)
+	{
+		bs_residency_close(rr->parts[i].res);
 		relation_close(rr->parts[i].rel, AccessShareLock);
+	}
 }
 
-/* Announce whole-run block b to the kernel, ahead of its read. */
-static void
+/*
+ * Announce whole-run block b to the kernel, ahead of its read; its
+ * residency is taken first, so that the read the announcement starts
+ * still counts as the device read it is.
+ */
+static int8
 prefetch_block(BsRandRead *rr, uint64 b)
 {
 	BlockNumber blkno;
 	BsRandPart *p = part_of(rr, b, &blkno);
+	int8		resident = (int8) bs_block_resident(p->res, blkno);
 
 	(void) PrefetchBuffer(p->rel, MAIN_FORKNUM, blkno);
+	return resident;
 }
 
-/* The next block of the order, keeping depth - 1 announced ahead of it. */
+/*
+ * The next block of the order, keeping depth - 1 announced ahead of it;
+ * *resident is its residency before its read was asked for.
+ */
 static uint64
-next_block(BsRandRead *rr)
+next_block(BsRandRead *rr, int *resident)
 {
 	uint64		b;
 
 	if (rr->depth <= 1)
-		return bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
+	{
+		BlockNumber blkno;
+		BsRandPart *p;
+
+		b = bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
+		p = part_of(rr, b, &blkno);
+		*resident = bs_block_resident(p->res, blkno);
+		return b;
+	}
 	b = rr->ahead[rr->ahead_head];
+	*resident = rr->ahead_resident[rr->ahead_head];
 	rr->ahead[rr->ahead_head] = bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
-	prefetch_block(rr, rr->ahead[rr->ahead_head]);
+	rr->ahead_resident[rr->ahead_head] = prefetch_block(rr, rr->ahead[rr->ahead_head]);
 	rr->ahead_head = (rr->ahead_head + 1) % (rr->depth - 1);
 	return b;
 }
+
+/* The class of a read: a buffer hit, else by the block's residency. */
+static BsReadClass
+read_class(BsRandRead *rr, bool hit, int resident)
+{
+	if (hit)
+		return BS_READ_SHARED_BUFFERS;
+	if (resident < 0)
+		rr->classes->known = false;
+	return resident > 0 ? BS_READ_PAGE_CACHE : BS_READ_DEVICE;
+}
+
+/* Count a block read: its tuples, its time, its class. */
+static void
+count_read(BsRandRead *rr, BsRandPart *p, Buffer buf, BsReadClass cls,
+		   instr_time *before, BsProgress *progress)
+{
+	uint64		ns = 0;
+
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	if (p->heap)
+		rr->tuples += bs_count_line_pointers(BufferGetPage(buf));
+	UnlockReleaseBuffer(buf);
+	if (bs_track_latency)
+	{
+		instr_time	after;
+
+		INSTR_TIME_SET_CURRENT(after);
+		ns = bs_instr_time_ns(after) - bs_instr_time_ns(*before);
+		bs_hist_add(&rr->hist, ns);
+	}
+	bs_read_classes_add(rr->classes, cls, bs_track_latency, ns);
+	rr->reads++;
+	bs_progress_advance(progress, BLCKSZ);
+}
+
+/* One run through ReadBuffer, announcing ahead with PrefetchBuffer. */
+static void
+randread_run_buffers(BsRandRead *rr, uint64 reads, BsProgress *progress)
+{
+	if (rr->depth > 1)
+	{
+		rr->ahead_head = 0;
+		for (int i = 0; i < rr->depth - 1; i++)
+		{
+			rr->ahead[i] = bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
+			rr->ahead_resident[i] = prefetch_block(rr, rr->ahead[i]);
+		}
+	}
+
+	while (rr->reads < reads)
+	{
+		int			resident;
+		uint64		b = next_block(rr, &resident);
+		BlockNumber blkno;
+		BsRandPart *p = part_of(rr, b, &blkno);
+		Buffer		buf;
+		int64		hits;
+		bool		hit;
+		instr_time	before;
+
+		CHECK_FOR_INTERRUPTS();
+		hits = pgBufferUsage.shared_blks_hit + pgBufferUsage.local_blks_hit;
+		if (bs_track_latency)
+			INSTR_TIME_SET_CURRENT(before);
+		buf = ReadBufferExtended(p->rel, MAIN_FORKNUM, blkno, RBM_NORMAL, NULL);
+		hit = pgBufferUsage.shared_blks_hit + pgBufferUsage.local_blks_hit > hits;
+		count_read(rr, p, buf, read_class(rr, hit, resident), &before, progress);
+	}
+}
+
+#ifdef BS_HAVE_READ_STREAM
+/*
+ * The read stream's next block, with its class as its per-buffer data:
+ * in shared buffers when handed over (looked up in the buffer mapping
+ * table, as PrefetchBuffer does), else its residency then.
+ */
+static BlockNumber
+stream_next_block(ReadStream *stream, void *private_data, void *per_buffer_data)
+{
+	BsRandRead *rr = (BsRandRead *) private_data;
+	BsRandPart *p = &rr->parts[0];
+	BlockNumber blkno;
+	BufferTag	tag;
+	uint32		hash;
+	LWLock	   *partition_lock;
+	int			buf_id;
+
+	if (rr->handed >= rr->run_reads)
+		return InvalidBlockNumber;
+	rr->handed++;
+	blkno = (BlockNumber) bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
+
+	InitBufferTag(&tag, &p->rel->rd_locator, MAIN_FORKNUM, blkno);
+	hash = BufTableHashCode(&tag);
+	partition_lock = BufMappingPartitionLock(hash);
+	LWLockAcquire(partition_lock, LW_SHARED);
+	buf_id = BufTableLookup(&tag, hash);
+	LWLockRelease(partition_lock);
+
+	*(uint8 *) per_buffer_data = (uint8)
+		read_class(rr, buf_id >= 0,
+				   buf_id >= 0 ? 1 : bs_block_resident(p->res, blkno));
+	return blkno;
+}
+
+/* One run through a read stream of the (one, not temporary) relation. */
+static void
+randread_run_stream(BsRandRead *rr, uint64 reads, BsProgress *progress)
+{
+	rr->handed = 0;
+	rr->run_reads = reads;
+	rr->stream = read_stream_begin_relation(READ_STREAM_FULL, NULL,
+											rr->parts[0].rel, MAIN_FORKNUM,
+											stream_next_block, rr,
+											sizeof(uint8));
+	while (rr->reads < reads)
+	{
+		Buffer		buf;
+		void	   *per_buffer;
+		instr_time	before;
+
+		CHECK_FOR_INTERRUPTS();
+		if (bs_track_latency)
+			INSTR_TIME_SET_CURRENT(before);
+		buf = read_stream_next_buffer(rr->stream, &per_buffer);
+		if (!BufferIsValid(buf))
+			elog(ERROR, "read stream ended after " UINT64_FORMAT " of " UINT64_FORMAT " reads",
+				 rr->reads, reads);
+		count_read(rr, &rr->parts[0], buf, (BsReadClass) *(uint8 *) per_buffer,
+				   &before, progress);
+	}
+	read_stream_end(rr->stream);
+	rr->stream = NULL;
+}
+#endif
 
 /* One run: reads blocks, in the seed's order. */
 static void
@@ -205,41 +407,15 @@ randread_run(BsRandRead *rr, uint64 reads, int64 seed, BsProgress *progress)
 	rr->reads = 0;
 	rr->tuples = 0;
 	bs_hist_reset(&rr->hist);
-	if (rr->depth > 1)
+	bs_read_classes_reset(rr->classes);
+#ifdef BS_HAVE_READ_STREAM
+	if (rr->prefetch == BS_PREFETCH_STREAM)
 	{
-		rr->ahead_head = 0;
-		for (int i = 0; i < rr->depth - 1; i++)
-		{
-			rr->ahead[i] = bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
-			prefetch_block(rr, rr->ahead[i]);
-		}
+		randread_run_stream(rr, reads, progress);
+		return;
 	}
-
-	while (rr->reads < reads)
-	{
-		uint64		b = next_block(rr);
-		BlockNumber blkno;
-		BsRandPart *p = part_of(rr, b, &blkno);
-		Buffer		buf;
-		instr_time	before;
-		instr_time	after;
-
-		CHECK_FOR_INTERRUPTS();
-		if (bs_track_latency)
-			INSTR_TIME_SET_CURRENT(before);
-		buf = ReadBufferExtended(p->rel, MAIN_FORKNUM, blkno, RBM_NORMAL, NULL);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		if (p->heap)
-			rr->tuples += bs_count_line_pointers(BufferGetPage(buf));
-		UnlockReleaseBuffer(buf);
-		if (bs_track_latency)
-		{
-			INSTR_TIME_SET_CURRENT(after);
-			bs_hist_add(&rr->hist, bs_instr_time_ns(after) - bs_instr_time_ns(before));
-		}
-		rr->reads++;
-		bs_progress_advance(progress, BLCKSZ);
-	}
+#endif
+	randread_run_buffers(rr, reads, progress);
 }
 
 /* The series' counts: reads so far, and hits and reads from the OS. */
@@ -253,6 +429,46 @@ randread_sample_counts(void *arg, BsSampleCounts *c)
 	c->ops = a->rr->reads;
 	c->bytes = c->ops * BLCKSZ;
 	bs_sample_buffer_split(c, &a->bu_start);
+}
+
+/*
+ * A cold run's read-ahead: what the kernel brought into the page cache for
+ * the relation during the run beyond the device reads, from its residency
+ * after the run and after the eviction before it.
+ */
+static uint64
+readahead_bytes(BsRandRead *rr, const BsColdState *cold)
+{
+	uint64		after = 0;
+	uint64		known = cold->os_cached_bytes +
+		rr->classes->reads[BS_READ_DEVICE] * BLCKSZ;
+
+	for (int i = 0; i < rr->nparts; i++)
+	{
+		int			nfiles;
+		uint64		file_bytes;
+		uint64		cached;
+
+		bs_os_cache_residency(rr->parts[i].rel, &nfiles, &file_bytes, &cached);
+		after += cached;
+	}
+	return after > known ? after - known : 0;
+}
+
+/* Add a sentence to a row's warnings column. */
+static void
+add_warning(Datum *values, bool *nulls, const char *sentence)
+{
+	if (sentence == NULL)
+		return;
+	if (nulls[COL_WARNINGS])
+		values[COL_WARNINGS] = CStringGetTextDatum(sentence);
+	else
+		values[COL_WARNINGS] =
+			CStringGetTextDatum(psprintf("%s %s",
+										 TextDatumGetCString(values[COL_WARNINGS]),
+										 sentence));
+	nulls[COL_WARNINGS] = false;
 }
 
 /*
@@ -283,6 +499,8 @@ bench_randread(PG_FUNCTION_ARGS)
 	bool		warned_not_cold = false;
 	char	   *qualified;
 	ListCell   *lc;
+	int			guc_nest = -1;
+	char	   *stream_note = NULL;
 
 	bs_require_arg(fcinfo, 0, "relation");
 	bs_require_arg(fcinfo, 1, "reads");
@@ -343,8 +561,39 @@ bench_randread(PG_FUNCTION_ARGS)
 	memset(&rr, 0, sizeof(rr));
 	randread_open(&rr, target);
 	rr.depth = depth;
-	if (depth > 1)
+	rr.classes = palloc(sizeof(BsReadClasses));
+	rr.prefetch = depth > 1 ? BS_PREFETCH_BUFFER : BS_PREFETCH_NONE;
+#ifdef BS_HAVE_READ_STREAM
+	/*
+	 * On 17+, a read stream, the server's own look-ahead (asynchronous I/O
+	 * under every io_method on 18), when the reads are of one relation in
+	 * shared buffers: a stream reads one relation, and a temporary one's
+	 * local buffers cannot be looked up to classify its reads.  Its depth
+	 * is effective_io_concurrency, set for the call only.
+	 */
+	if (depth > 1 && rr.nparts == 1 && !RelationUsesLocalBuffers(rr.parts[0].rel))
+	{
+		Oid			spc = rr.parts[0].rel->rd_rel->reltablespace;
+		int			in_effect;
+
+		rr.prefetch = BS_PREFETCH_STREAM;
+		guc_nest = NewGUCNestLevel();
+		(void) set_config_option("effective_io_concurrency", psprintf("%d", depth),
+								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
+								 true, 0, false);
+		in_effect = get_tablespace_io_concurrency(spc);
+		if (in_effect != depth)
+			stream_note = psprintf("Tablespace \"%s\" sets effective_io_concurrency = %d for its relations, so the read stream kept up to %d reads in flight, not %d.",
+								   bs_tablespace_name(OidIsValid(spc) ? spc : MyDatabaseTableSpace),
+								   in_effect, in_effect, depth);
+	}
+#endif
+	if (rr.prefetch == BS_PREFETCH_BUFFER)
+	{
 		rr.ahead = palloc(sizeof(uint64) * (depth - 1));
+		rr.ahead_resident = palloc(sizeof(int8) * (depth - 1));
+	}
+	bs_run_arg_text(&history, "prefetch", prefetch_names[rr.prefetch]);
 
 	InitMaterializedSRF(fcinfo, 0);
 	if (rsinfo->setDesc->natts != BS_RANDREAD_NCOLS)
@@ -413,7 +662,8 @@ bench_randread(PG_FUNCTION_ARGS)
 		BufferUsageAccumDiff(&bu, &pgBufferUsage, &bu_start);
 		os_known = bs_os_reads_end(&os_reads, 0,
 								   (uint64) (bu.shared_blks_read + bu.local_blks_read) * BLCKSZ,
-								   rr.reads * BLCKSZ, &os_read);
+								   (uint64) Max(rr.reads, rr.nblocks) * BLCKSZ,
+								   &os_read);
 		bs_progress_end(&progress);
 		elapsed_ms = INSTR_TIME_GET_MILLISEC(elapsed);
 
@@ -463,10 +713,43 @@ bench_randread(PG_FUNCTION_ARGS)
 						&values[COL_WARNINGS], &nulls[COL_WARNINGS],
 						&values[COL_SERVED_BY], &nulls[COL_SERVED_BY]);
 		bs_cold_release(&cold);
+		nulls[COL_READAHEAD_MB] = true;
+		if (rr.classes->known)
+		{
+			uint64		device = rr.classes->reads[BS_READ_DEVICE];
+
+			values[COL_PAGE_CACHE_READS] = Int64GetDatum((int64) rr.classes->reads[BS_READ_PAGE_CACHE]);
+			values[COL_DEVICE_READS] = Int64GetDatum((int64) device);
+			values[COL_DEVICE_READS_PER_S] =
+				Float8GetDatum(bs_round(bs_per_second((double) device, elapsed_ms), 1));
+			if (cache == BS_CACHE_COLD)
+			{
+				uint64		readahead = readahead_bytes(&rr, &cold);
+
+				values[COL_READAHEAD_MB] = Float8GetDatum(readahead / BS_BYTES_PER_MB);
+				nulls[COL_READAHEAD_MB] = false;
+				add_warning(values, nulls, bs_readahead_note(rr.classes, readahead));
+				if (os_known)
+					add_warning(values, nulls,
+								bs_read_classes_kernel_check(rr.classes, os_read,
+															 readahead));
+			}
+		}
+		else
+		{
+			nulls[COL_PAGE_CACHE_READS] = true;
+			nulls[COL_DEVICE_READS] = true;
+			nulls[COL_DEVICE_READS_PER_S] = true;
+		}
+		add_warning(values, nulls, stream_note);
+		values[COL_PREFETCH] = CStringGetTextDatum(prefetch_names[rr.prefetch]);
+		values[COL_BY_CLASS] = bs_read_classes_jsonb(rr.classes);
 
 		bs_run_put_row_series(&history, rsinfo, values, nulls, &series);
 	}
 
+	if (guc_nest >= 0)
+		AtEOXact_GUC(true, guc_nest);
 	randread_close(&rr);
 	bs_close_target(target);
 	bs_run_finish(&history);
