@@ -110,6 +110,7 @@ extern double bs_hist_percentile_ns(const BsHistogram *h, double q);
 
 /* prefault.c: map a relation's shared buffers into this process, untimed */
 extern int64 bs_map_relation_buffers(Relation rel, BlockNumber nblocks);
+extern int	bs_shared_buffer_of(Relation rel, BlockNumber blkno);
 
 /* cache.c: segment files and the OS page cache */
 extern uint64 bs_main_fork_bytes(List *relids);

@@ -80,6 +80,25 @@ lookup_buffer(BufferTag *tag)
 	return buf_id;
 }
 
+/*
+ * The shared buffer holding block blkno of rel's main fork, or -1: a
+ * lookup in the buffer mapping table, as ReadBuffer and PrefetchBuffer
+ * make, nothing pinned (the buffer may hold another block by the time the
+ * caller looks).  Not for relations in local buffers.
+ */
+int
+bs_shared_buffer_of(Relation rel, BlockNumber blkno)
+{
+	BufferTag	tag;
+
+#if PG_VERSION_NUM >= 160000
+	InitBufferTag(&tag, &rel->rd_locator, MAIN_FORKNUM, blkno);
+#else
+	INIT_BUFFERTAG(tag, rel->rd_node, MAIN_FORKNUM, blkno);
+#endif
+	return lookup_buffer(&tag);
+}
+
 /* Map and touch [start, start + len) of shared memory. */
 static void
 touch_shared_range(const char *start, Size len)

@@ -60,7 +60,6 @@
 #include "utils/spccache.h"
 
 #if PG_VERSION_NUM >= 170000
-#include "storage/buf_internals.h"
 #include "storage/read_stream.h"
 #define BS_HAVE_READ_STREAM 1
 #endif
@@ -220,6 +219,22 @@ randread_close(BsRandRead *rr)
 }
 
 /*
+ * A block's page-cache residency before its read is asked for, or
+ * BS_IN_SHARED_BUFFERS when shared buffers hold it then: a hit needs no
+ * system call to be told from the kernel's reads.  Local buffers cannot be
+ * looked up, so a temporary relation's blocks are always asked.
+ */
+#define BS_IN_SHARED_BUFFERS	2
+
+static int
+block_residency(BsRandRead *rr, BsRandPart *p, BlockNumber blkno)
+{
+	if (!RelationUsesLocalBuffers(p->rel) && bs_shared_buffer_of(p->rel, blkno) >= 0)
+		return BS_IN_SHARED_BUFFERS;
+	return bs_block_resident(p->res, blkno);
+}
+
+/*
  * Announce whole-run block b to the kernel, ahead of its read; its
  * residency is taken first, so that the read the announcement starts
  * still counts as the device read it is.
@@ -229,7 +244,7 @@ prefetch_block(BsRandRead *rr, uint64 b)
 {
 	BlockNumber blkno;
 	BsRandPart *p = part_of(rr, b, &blkno);
-	int8		resident = (int8) bs_block_resident(p->res, blkno);
+	int8		resident = (int8) block_residency(rr, p, blkno);
 
 	(void) PrefetchBuffer(p->rel, MAIN_FORKNUM, blkno);
 	return resident;
@@ -251,7 +266,7 @@ next_block(BsRandRead *rr, int *resident)
 
 		b = bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
 		p = part_of(rr, b, &blkno);
-		*resident = bs_block_resident(p->res, blkno);
+		*resident = block_residency(rr, p, blkno);
 		return b;
 	}
 	b = rr->ahead[rr->ahead_head];
@@ -262,7 +277,13 @@ next_block(BsRandRead *rr, int *resident)
 	return b;
 }
 
-/* The class of a read: a buffer hit, else by the block's residency. */
+/*
+ * The class of a read: a buffer hit, else by the block's residency.  A
+ * block in shared buffers when looked up but read from the kernel (its
+ * buffer evicted in between) was not asked about: it counts as a
+ * page-cache read, where a block just dropped from shared buffers usually
+ * still is.
+ */
 static BsReadClass
 read_class(BsRandRead *rr, bool hit, int resident)
 {
@@ -342,30 +363,30 @@ static BlockNumber
 stream_next_block(ReadStream *stream, void *private_data, void *per_buffer_data)
 {
 	BsRandRead *rr = (BsRandRead *) private_data;
-	BsRandPart *p = &rr->parts[0];
 	BlockNumber blkno;
-	BufferTag	tag;
-	uint32		hash;
-	LWLock	   *partition_lock;
-	int			buf_id;
+	int			residency;
 
 	if (rr->handed >= rr->run_reads)
 		return InvalidBlockNumber;
 	rr->handed++;
 	blkno = (BlockNumber) bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
-
-	InitBufferTag(&tag, &p->rel->rd_locator, MAIN_FORKNUM, blkno);
-	hash = BufTableHashCode(&tag);
-	partition_lock = BufMappingPartitionLock(hash);
-	LWLockAcquire(partition_lock, LW_SHARED);
-	buf_id = BufTableLookup(&tag, hash);
-	LWLockRelease(partition_lock);
-
+	residency = block_residency(rr, &rr->parts[0], blkno);
 	*(uint8 *) per_buffer_data = (uint8)
-		read_class(rr, buf_id >= 0,
-				   buf_id >= 0 ? 1 : bs_block_resident(p->res, blkno));
+		read_class(rr, residency == BS_IN_SHARED_BUFFERS, residency);
 	return blkno;
 }
+
+/*
+ * The stream's flags: at full depth from the first read; on 18, its reads
+ * submitted in batches, as a bitmap heap scan's are (the callback never
+ * waits for I/O: a mincore() call and a buffer mapping lookup, whose lock
+ * is never held across I/O).
+ */
+#ifdef READ_STREAM_USE_BATCHING
+#define BS_RANDREAD_STREAM_FLAGS	(READ_STREAM_FULL | READ_STREAM_USE_BATCHING)
+#else
+#define BS_RANDREAD_STREAM_FLAGS	READ_STREAM_FULL
+#endif
 
 /* One run through a read stream of the (one, not temporary) relation. */
 static void
@@ -373,7 +394,7 @@ randread_run_stream(BsRandRead *rr, uint64 reads, BsProgress *progress)
 {
 	rr->handed = 0;
 	rr->run_reads = reads;
-	rr->stream = read_stream_begin_relation(READ_STREAM_FULL, NULL,
+	rr->stream = read_stream_begin_relation(BS_RANDREAD_STREAM_FLAGS, NULL,
 											rr->parts[0].rel, MAIN_FORKNUM,
 											stream_next_block, rr,
 											sizeof(uint8));
