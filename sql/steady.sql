@@ -93,10 +93,14 @@ $$;
 
 --
 -- until => 'steady': every test runs until the criterion holds over the
--- window (after the ramp), or for its duration after the ramp.
+-- window (after the ramp), or for its duration after the ramp.  The window
+-- is 5 samples that all began after the ramp (50 ms); a sample ends at the
+-- first operation to finish past its tick, so one that a slow operation
+-- held past a tick leaves the next one short: the window ends after the
+-- ramp and 4 whole intervals, not always after 100 ms more.
 --
 SELECT test, steady_criterion, steady_state IS NOT NULL AS judged,
-	   NOT steady_state OR steady_at_ms >= 50 + 100 AS after_ramp_and_window
+	   NOT steady_state OR steady_at_ms >= 50 + 4 * 20 AS after_ramp_and_window
 FROM bench_tablespace_io(size => '8MB', block_size => '4kB',
 						 tests => '{seqwrite,seqread,randread,randwrite,sync}',
 						 direct => false, duration => '3s', sample_interval => '20ms',

@@ -769,11 +769,15 @@ bench_randread(PG_FUNCTION_ARGS)
 		bs_run_put_row_series(&history, rsinfo, values, nulls, &series);
 	}
 
+	/*
+	 * GUC nest levels unwind last in, first out: the client watch's level
+	 * was opened after the call's effective_io_concurrency.
+	 */
+	bs_client_watch_end(&client);
 	if (guc_nest >= 0)
 		AtEOXact_GUC(true, guc_nest);
 	randread_close(&rr);
 	bs_close_target(target);
 	bs_run_finish(&history);
-	bs_client_watch_end(&client);
 	return (Datum) 0;
 }
