@@ -9,7 +9,9 @@
  * the start of each pass; values of n or more are walked past (cycle
  * walking), so each value below n comes exactly once.  The same PRNG seed
  * gives the same order.  Used by the random tablespace tests
- * (tblspc_io.c) and bench_randread (randread.c).
+ * (tblspc_io.c) and bench_randread (randread.c), and through
+ * _bench_random_keys by bench_generate_randread, which numbers the rows
+ * of its table in this order.
  *
  * src/perm.c
  *
@@ -17,6 +19,8 @@
  */
 #include "postgres.h"
 
+#include "benchstore.h"
+#include "funcapi.h"
 #include "perm.h"
 
 /* A round function: a 64-bit mixer (its constants are MurmurHash3's). */
@@ -47,6 +51,30 @@ perm_start_pass(BsPerm *perm, uint64 n, pg_prng_state *prng)
 	perm->next = 0;
 }
 
+/* The value at index i (below n) of the current pass's order. */
+static uint64
+perm_at(const BsPerm *perm, uint64 i)
+{
+	uint64		mask = (UINT64CONST(1) << perm->half_bits) - 1;
+	uint64		v = i;
+
+	do
+	{
+		uint64		l = v >> perm->half_bits;
+		uint64		r = v & mask;
+
+		for (int k = 0; k < 4; k++)
+		{
+			uint64		t = r;
+
+			r = l ^ (perm_round(r, perm->keys[k]) & mask);
+			l = t;
+		}
+		v = (l << perm->half_bits) | r;
+	} while (v >= perm->n);
+	return v;
+}
+
 /*
  * The next value of the order over 0 .. n-1; a new pass, with new keys,
  * when the last one is done or n changed.
@@ -54,27 +82,65 @@ perm_start_pass(BsPerm *perm, uint64 n, pg_prng_state *prng)
 uint64
 bs_perm_next(BsPerm *perm, uint64 n, pg_prng_state *prng)
 {
-	uint64		mask;
-	uint64		v;
-
 	Assert(n > 0);
 	if (perm->n != n || perm->next >= n)
 		perm_start_pass(perm, n, prng);
-	mask = (UINT64CONST(1) << perm->half_bits) - 1;
-	v = perm->next++;
-	do
+	return perm_at(perm, perm->next++);
+}
+
+/*
+ * _bench_random_keys(n, seed, first, last): the first pass of seed's order
+ * over 1 .. n, from its position first to last (1-based, both included).
+ * bench_generate_randread inserts rows in batches of positions, each row
+ * keyed by the value at its position, so that the keys lie in random order
+ * in the heap without sorting a table larger than memory.
+ */
+PG_FUNCTION_INFO_V1(_bench_random_keys);
+
+typedef struct RandomKeysState
+{
+	BsPerm		perm;
+	int64		next;			/* 1-based position of the next value */
+	int64		last;			/* 1-based position of the last value */
+} RandomKeysState;
+
+Datum
+_bench_random_keys(PG_FUNCTION_ARGS)
+{
+	FuncCallContext *funcctx;
+	RandomKeysState *st;
+
+	if (SRF_IS_FIRSTCALL())
 	{
-		uint64		l = v >> perm->half_bits;
-		uint64		r = v & mask;
+		int64		n = PG_GETARG_INT64(0);
+		int64		seed = PG_GETARG_INT64(1);
+		int64		first = PG_GETARG_INT64(2);
+		int64		last = PG_GETARG_INT64(3);
+		pg_prng_state prng;
+		MemoryContext oldcontext;
 
-		for (int i = 0; i < 4; i++)
-		{
-			uint64		t = r;
-
-			r = l ^ (perm_round(r, perm->keys[i]) & mask);
-			l = t;
-		}
-		v = (l << perm->half_bits) | r;
-	} while (v >= n);
-	return v;
+		if (n < 1 || n > (INT64CONST(1) << 62))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("n must be between 1 and 2^62")));
+		if (first < 1 || last > n || first > last + 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("positions must lie between 1 and n, first no further than last + 1")));
+		funcctx = SRF_FIRSTCALL_INIT();
+		oldcontext = MemoryContextSwitchTo(funcctx->multi_call_memory_ctx);
+		st = palloc0(sizeof(RandomKeysState));
+		pg_prng_seed(&prng, (uint64) seed);
+		perm_start_pass(&st->perm, (uint64) n, &prng);
+		st->next = first;
+		st->last = last;
+		funcctx->user_fctx = st;
+		MemoryContextSwitchTo(oldcontext);
+	}
+	funcctx = SRF_PERCALL_SETUP();
+	st = funcctx->user_fctx;
+	if (st->next > st->last)
+		SRF_RETURN_DONE(funcctx);
+	SRF_RETURN_NEXT(funcctx,
+					Int64GetDatum((int64) perm_at(&st->perm, (uint64) (st->next++ - 1)) + 1));
 }
