@@ -2072,10 +2072,6 @@ DECLARE
 	-- a direct 8 kB read answered faster than this (median) came from a
 	-- cache (hypervisor, controller, memory), not from the storage
 	cache_latency_us constant float8 := 10.0;
-	-- block accesses needed before pg_statio's hit share is used
-	min_accesses constant bigint := 10000;
-	-- PostgreSQL's own assumption behind random_page_cost = 4
-	assumed_hit_share constant float8 := 0.9;
 	-- the depth sweep: 1, 2, 4 .. max_depth
 	max_depth constant integer := 128;
 
@@ -2124,8 +2120,6 @@ DECLARE
 	ratio float8;
 	hit float8;
 	hit_words text;
-	hits numeric;
-	accesses numeric;
 	seq_cost float8;
 	distrust text;
 	sweep text;
@@ -2328,28 +2322,7 @@ BEGIN
 	-- accesses, sequential ones too; cache_hit_share overrides it.
 	--
 	seq_cost := (setting_now ->> 'seq_page_cost')::float8;
-	IF hit_arg IS NOT NULL THEN
-		hit := hit_arg;
-		hit_words := format('A cache hit share of %s was given (cache_hit_share)',
-							round(hit::numeric, 3));
-	ELSE
-		SELECT sum(x.hit), sum(x.hit + x.rd) INTO hits, accesses
-		  FROM (SELECT s.heap_blks_hit AS hit, s.heap_blks_read AS rd, c.reltablespace
-				  FROM pg_statio_all_tables s JOIN pg_class c ON c.oid = s.relid
-				UNION ALL
-				SELECT s.idx_blks_hit, s.idx_blks_read, c.reltablespace
-				  FROM pg_statio_all_indexes s JOIN pg_class c ON c.oid = s.indexrelid) x
-		 WHERE CASE WHEN x.reltablespace = 0 THEN db_spc ELSE x.reltablespace END = ts_oid;
-		IF coalesce(accesses, 0) >= min_accesses THEN
-			hit := (hits / accesses)::float8;
-			hit_words := format('%s %% of the %s block accesses to this tablespace''s relations in database %I were shared-buffer hits (pg_statio; reads the OS page cache served count as misses)',
-								round(100 * hit::numeric, 1), accesses, current_database());
-		ELSE
-			hit := assumed_hit_share;
-			hit_words := format('This tablespace''s relations in database %I saw %s block accesses (pg_statio), too few for a hit share: 90 %% of random reads are taken to be cache hits, as PostgreSQL''s default does',
-								current_database(), coalesce(accesses, 0));
-		END IF;
-	END IF;
+	SELECT c.hit, c.words INTO hit, hit_words FROM @extschema@._bench_cache_hit_share(ts_oid, hit_arg) c;
 
 	out.tablespace := ts_name;
 	out.setting := 'random_page_cost';
@@ -2539,6 +2512,274 @@ BEGIN
 END;
 $$;
 
+--
+-- _bench_cache_hit_share: the share of random reads the advice takes to
+-- be cache hits, and how it was found: the one given, else pg_statio's
+-- for the tablespace's relations in this database (over all their block
+-- accesses, sequential ones too) once there are enough of them, else
+-- the 90 % PostgreSQL's default random_page_cost of 4 assumes.
+--
+CREATE FUNCTION _bench_cache_hit_share(tablespace oid, given float8, OUT hit float8, OUT words text)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	-- block accesses needed before pg_statio's hit share is used
+	min_accesses constant bigint := 10000;
+	-- PostgreSQL's own assumption behind random_page_cost = 4
+	assumed_hit_share constant float8 := 0.9;
+	db_spc oid;
+	hits numeric;
+	accesses numeric;
+	frozen text := current_setting('bs_advice.hit_share', true);
+BEGIN
+	IF given IS NOT NULL THEN
+		hit := given;
+		words := format('A cache hit share of %s was given (cache_hit_share)', round(hit::numeric, 3));
+		RETURN;
+	END IF;
+	-- taken by bench_tablespace_advice before it read a table of the
+	-- tablespace, whose reads pg_statio counts (set local to the call)
+	IF frozen <> '' THEN
+		hit := (frozen::jsonb ->> 'hit')::float8;
+		words := frozen::jsonb ->> 'words';
+		RETURN;
+	END IF;
+	SELECT d.dattablespace INTO db_spc FROM pg_database d WHERE d.datname = current_database();
+	SELECT sum(x.hit), sum(x.hit + x.rd) INTO hits, accesses
+	  FROM (SELECT s.heap_blks_hit AS hit, s.heap_blks_read AS rd, c.reltablespace
+			  FROM pg_statio_all_tables s JOIN pg_class c ON c.oid = s.relid
+			UNION ALL
+			SELECT s.idx_blks_hit, s.idx_blks_read, c.reltablespace
+			  FROM pg_statio_all_indexes s JOIN pg_class c ON c.oid = s.indexrelid) x
+	 WHERE CASE WHEN x.reltablespace = 0 THEN db_spc ELSE x.reltablespace END = $1;
+	IF coalesce(accesses, 0) >= min_accesses THEN
+		hit := (hits / accesses)::float8;
+		words := format('%s %% of the %s block accesses to this tablespace''s relations in database %I were shared-buffer hits (pg_statio; reads the OS page cache served count as misses)',
+						round(100 * hit::numeric, 1), accesses, current_database());
+	ELSE
+		hit := assumed_hit_share;
+		words := format('This tablespace''s relations in database %I saw %s block accesses (pg_statio), too few for a hit share: 90 %% of random reads are taken to be cache hits, as PostgreSQL''s default does',
+						current_database(), coalesce(accesses, 0));
+	END IF;
+END;
+$$;
+
+COMMENT ON FUNCTION _bench_cache_hit_share(oid, float8) IS
+'internal: the cache hit share bench_tablespace_advice weighs random_page_cost by, and where it comes from';
+
+--
+-- _bench_relation_fit_for_advice: refuses, before anything is measured, a
+-- relation bench_tablespace_advice cannot derive random_page_cost from:
+-- not a table, not (wholly) in the tablespace, not readable by the
+-- caller, or smaller than 4 × shared_buffers, whose reads the caches
+-- would answer.  Returns its main fork's blocks.
+--
+CREATE FUNCTION _bench_relation_fit_for_advice(relation regclass, tablespace name)
+RETURNS bigint
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	-- the relation must be at least this many times shared_buffers
+	min_sb_multiple constant integer := 4;
+	rel regclass := $1;
+	ts_name name := $2;
+	kind "char";
+	relname name;
+	db_spc oid;
+	spcs text[];
+	bytes bigint;
+	sb bigint := pg_size_bytes(current_setting('shared_buffers'));
+BEGIN
+	SELECT c.relkind, c.relname INTO kind, relname FROM pg_class c WHERE c.oid = rel;
+	IF kind IS NULL OR kind NOT IN ('r', 'm', 'p') THEN
+		RAISE EXCEPTION '"%" is not a table', relname
+			USING ERRCODE = 'wrong_object_type',
+				  HINT = 'random_page_cost is derived from a table''s heap: name a table or materialized view.';
+	END IF;
+	IF NOT has_table_privilege(rel, 'SELECT') THEN
+		RAISE EXCEPTION 'permission denied for table %', relname
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+	IF NOT EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = current_user AND r.rolsuper)
+	   AND NOT pg_has_role('pg_checkpoint', 'USAGE') THEN
+		RAISE EXCEPTION 'permission denied to read relation "%" cold', relname
+			USING ERRCODE = 'insufficient_privilege',
+				  DETAIL = 'Deriving random_page_cost from a table times cold reads of it, which checkpoint first.',
+				  HINT = 'Only roles with the privileges of pg_checkpoint may do this.';
+	END IF;
+	SELECT d.dattablespace INTO db_spc FROM pg_database d WHERE d.datname = current_database();
+	SELECT array_agg(DISTINCT coalesce(t.spcname, '?') ORDER BY coalesce(t.spcname, '?')),
+		   sum(pg_relation_size(c.oid, 'main'))
+	  INTO spcs, bytes
+	  FROM (SELECT p.relid FROM pg_partition_tree(rel) p WHERE kind = 'p' AND p.isleaf
+			UNION ALL
+			SELECT rel WHERE kind <> 'p') l
+	  JOIN pg_class c ON c.oid = l.relid
+	  LEFT JOIN pg_tablespace t ON t.oid = CASE WHEN c.reltablespace = 0 THEN db_spc ELSE c.reltablespace END;
+	IF spcs IS NULL OR spcs <> ARRAY[ts_name::text] THEN
+		RAISE EXCEPTION 'relation "%" is not in tablespace "%"', relname, ts_name
+			USING ERRCODE = 'invalid_parameter_value',
+				  DETAIL = CASE WHEN spcs IS NULL THEN 'It has no partitions.'
+								ELSE format('It lies in tablespace %s.', array_to_string(spcs, ', ')) END,
+				  HINT = CASE WHEN cardinality(spcs) = 1
+							  THEN format('Name its tablespace: bench_tablespace_advice(%L, relation => %L).',
+										  spcs[1], rel::text)
+							  ELSE 'Name a table whose data lies in the tablespace the advice is for.' END;
+	END IF;
+	IF bytes < min_sb_multiple * sb THEN
+		RAISE EXCEPTION 'relation "%" is too small to derive random_page_cost from', relname
+			USING ERRCODE = 'object_not_in_prerequisite_state',
+				  DETAIL = format('It has %s of pages; below %s × shared_buffers (%s) its reads would come from the server''s and the kernel''s caches, not from the storage.',
+								  pg_size_pretty(bytes), min_sb_multiple, pg_size_pretty(min_sb_multiple * sb)),
+				  HINT = format('Name a table of at least %s, or make one whose rows lie in random order: bench_generate_randread(%L, %L).',
+								pg_size_pretty(min_sb_multiple * sb), pg_size_pretty(min_sb_multiple * sb), ts_name);
+	END IF;
+	RETURN bytes / current_setting('block_size')::bigint;
+END;
+$$;
+
+COMMENT ON FUNCTION _bench_relation_fit_for_advice(regclass, name) IS
+'internal: refuses a relation bench_tablespace_advice cannot derive random_page_cost from, else its blocks';
+
+--
+-- _bench_relation_page_cost: random_page_cost as Tomas Vondra derives it
+-- ("The real cost of random I/O"), through PostgreSQL's own path: the
+-- time per page of a cold sequential scan of a table against that of
+-- cold random reads of its blocks, one at a time, through the buffer
+-- manager (bench_seqscan and bench_randread), weighed by the cache hit
+-- share as the raw-file figure is.  Replaces the raw-file advice row
+-- (raw), whose figure goes into the evidence beside it.  Recorded runs
+-- of the relation under the label are used when there are some; else
+-- it is measured now (and recorded under the label when record is true).
+--
+CREATE FUNCTION _bench_relation_page_cost(raw bench_advice, relation regclass, label text,
+										  record boolean, cache_hit_share float8)
+RETURNS bench_advice
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	-- random reads timed: a tenth of the blocks, at least 1000 and at
+	-- most 10000 (the mean of that many is within a few per cent of the
+	-- true one on a steady device).  Few against the table, so that the
+	-- kernel's read-ahead around earlier reads answers few of them.
+	max_reads constant bigint := 10000;
+	min_reads constant bigint := 1000;
+	-- a cold run that found this share of its pages cached is not cold
+	not_cold_pct constant float8 := 1.0;
+	-- random reads the device must have served, at least (the rest the
+	-- kernel's read-ahead of earlier reads answered: reported beside)
+	min_device_share constant float8 := 0.5;
+	rel regclass := $2;
+	run_label text := $3;
+	keep boolean := $4;
+	out @extschema@.bench_advice := $1;
+	ts_oid oid;
+	blocks bigint;
+	sq jsonb;
+	rr jsonb;
+	seq_us float8;
+	rnd_us float8;
+	seq_cost float8;
+	ratio float8;
+	hit float8;
+	hit_words text;
+	distrust text;
+	raw_words text;
+	from_history boolean := false;
+	relname name := (SELECT c.relname FROM pg_class c WHERE c.oid = $2);
+BEGIN
+	blocks := @extschema@._bench_relation_fit_for_advice(rel, out.tablespace);
+	SELECT t.oid INTO ts_oid FROM pg_tablespace t WHERE t.spcname = out.tablespace;
+
+	-- the relation's cold runs recorded under the label, the newest of each
+	IF run_label IS NOT NULL THEN
+		SELECT x.metrics INTO sq
+		  FROM @extschema@.bench_run r JOIN @extschema@.bench_result x ON x.run_id = r.run_id
+		 WHERE r.run_id = ANY (@extschema@.bench_run_ids(run_label))
+		   AND r.benchmark = 'seqscan' AND r.target_oid = rel
+		   AND x.metrics ->> 'cache' = 'cold' AND x.metrics ->> 'mode' = 'heap'
+		   AND coalesce(x.metrics ->> 'workers_requested', '0') = '0'
+		 ORDER BY r.run_id DESC, x.row_no DESC LIMIT 1;
+		SELECT x.metrics INTO rr
+		  FROM @extschema@.bench_run r JOIN @extschema@.bench_result x ON x.run_id = r.run_id
+		 WHERE r.run_id = ANY (@extschema@.bench_run_ids(run_label))
+		   AND r.benchmark = 'randread' AND r.target_oid = rel
+		   AND x.metrics ->> 'cache' = 'cold' AND x.metrics ->> 'depth' = '1'
+		 ORDER BY r.run_id DESC, x.row_no DESC LIMIT 1;
+		from_history := sq IS NOT NULL AND rr IS NOT NULL;
+	END IF;
+	IF NOT from_history THEN
+		SELECT to_jsonb(s) INTO sq
+		  FROM @extschema@.bench_seqscan(rel, cache => 'cold', label => CASE WHEN keep THEN run_label END,
+										 record => keep) s;
+		SELECT to_jsonb(s) INTO rr
+		  FROM @extschema@.bench_randread(rel, reads => least(max_reads, greatest(blocks / 10, least(blocks, min_reads))),
+										  cache => 'cold',
+										  depth => 1, label => CASE WHEN keep THEN run_label END,
+										  record => keep) s;
+	END IF;
+
+	seq_us := (sq ->> 'elapsed_ms')::float8 * 1000 / nullif((sq ->> 'pages')::float8, 0);
+	rnd_us := (rr ->> 'elapsed_ms')::float8 * 1000 / nullif((rr ->> 'reads')::float8, 0);
+	seq_cost := coalesce((SELECT split_part(o, '=', 2)::float8 FROM pg_tablespace t, unnest(t.spcoptions) o
+						   WHERE t.oid = ts_oid AND split_part(o, '=', 1) = 'seq_page_cost'),
+						 (SELECT s.reset_val::float8 FROM pg_settings s WHERE s.name = 'seq_page_cost'));
+	SELECT c.hit, c.words INTO hit, hit_words FROM @extschema@._bench_cache_hit_share(ts_oid, $5) c;
+
+	distrust := CASE
+		WHEN seq_us IS NULL OR rnd_us IS NULL OR seq_us <= 0 OR rnd_us <= 0
+		THEN 'the relation''s scan or random reads read nothing'
+		WHEN sq ->> 'served_by' = 'cache below' OR rr ->> 'served_by' = 'cache below'
+		THEN format('a cache below the server served the relation''s cold reads, so they time that cache, not the storage (scan: %s random reads: %s)',
+					coalesce(sq ->> 'warnings', 'served by storage.'), coalesce(rr ->> 'warnings', 'served by storage.'))
+		WHEN (sq ->> 'cached_pct')::float8 >= not_cold_pct OR (rr ->> 'cached_pct')::float8 >= not_cold_pct
+		THEN format('the cold runs found %s %% (scan) and %s %% (random reads) of the relation''s pages still cached (scan: %s random reads: %s)',
+					round((sq ->> 'cached_pct')::numeric, 1), round((rr ->> 'cached_pct')::numeric, 1),
+					coalesce(sq ->> 'warnings', 'none.'), coalesce(rr ->> 'warnings', 'none.'))
+		WHEN (rr ->> 'device_reads')::float8 < min_device_share * (rr ->> 'reads')::float8
+		THEN format('only %s of the %s random reads came from the device, the rest from the OS page cache (the kernel read ahead %s MB around them): the table is too small against the reads for them to stay random',
+					rr ->> 'device_reads', rr ->> 'reads', round((rr ->> 'readahead_mb')::numeric, 1))
+		WHEN rnd_us <= seq_us
+		THEN format('a random page (%s µs) was read no slower than a sequential one (%s µs): a cache served the random reads',
+					round(rnd_us::numeric, 1), round(seq_us::numeric, 2))
+		END;
+
+	raw_words := format(' Raw-file reads of the tablespace, for comparison, suggest %s: %s',
+						coalesce(out.suggested_value, 'nothing'), out.evidence);
+	IF distrust IS NOT NULL THEN
+		out.suggested_value := NULL;
+		out.statement := NULL;
+		out.evidence := format('Nothing to suggest from table %s: %s.', relname, distrust) || raw_words;
+		RETURN out;
+	END IF;
+	ratio := rnd_us / seq_us;
+	out.suggested_value := round((seq_cost * greatest(1.0, ratio * (1 - hit)))::numeric, 1)::text;
+	out.statement := format('ALTER TABLESPACE %I SET (random_page_cost = %s)', out.tablespace, out.suggested_value);
+	out.evidence := format('Through PostgreSQL on table %s (%s, %s blocks%s): a cold sequential scan read %s pages in %s ms, %s µs per page (%s MB/s); %s cold random reads of its blocks, one at a time, took %s µs each (median %s µs), %s of them from the device (the rest the kernel''s read-ahead around earlier ones answered); a random page costs %s sequential pages. %s. %s × (1 − %s) = %s%s.',
+						   relname, pg_size_pretty(blocks * current_setting('block_size')::bigint), blocks,
+						   CASE WHEN from_history THEN format(', runs recorded under "%s"', run_label) ELSE '' END,
+						   sq ->> 'pages', round((sq ->> 'elapsed_ms')::numeric, 1), round(seq_us::numeric, 2),
+						   round((sq ->> 'mb_per_s')::numeric, 1),
+						   rr ->> 'reads', round(rnd_us::numeric, 1),
+						   coalesce(round((rr ->> 'lat_p50_us')::numeric, 1)::text, 'not timed'),
+						   coalesce(rr ->> 'device_reads', 'an unknown number'),
+						   round(ratio::numeric, 1), hit_words, round(ratio::numeric, 1), round(hit::numeric, 3),
+						   round((ratio * (1 - hit))::numeric, 2),
+						   CASE WHEN ratio * (1 - hit) < 1.0
+								THEN ', below 1: a page costs no less than a sequential one' ELSE '' END ||
+						   CASE WHEN seq_cost <> 1
+								THEN format(', times this tablespace''s seq_page_cost %s', seq_cost) ELSE '' END)
+					|| raw_words;
+	RETURN out;
+END;
+$$;
+
+COMMENT ON FUNCTION _bench_relation_page_cost(bench_advice, regclass, text, boolean, float8) IS
+'internal: random_page_cost from cold sequential and random reads of a table through the buffer manager, in place of the raw-file figure';
+
 CREATE FUNCTION bench_tablespace_advice(
 	tablespace name DEFAULT 'pg_default',
 	size text DEFAULT '1GB',			-- file size of each measurement, pg_size_bytes syntax
@@ -2546,7 +2787,8 @@ CREATE FUNCTION bench_tablespace_advice(
 	label text DEFAULT NULL,			-- use the measurements recorded under it (a label or a run id)
 	record boolean DEFAULT true,		-- record the measurements and the advice
 	cache_hit_share float8 DEFAULT NULL,	-- share of reads served from cache, 0 .. 1; NULL: from pg_statio
-	repeat integer DEFAULT 3			-- sets of measurements, 1 .. 20; the median suggestion, with the spread (1.2)
+	repeat integer DEFAULT 3,			-- sets of measurements, 1 .. 20; the median suggestion, with the spread (1.2)
+	relation regclass DEFAULT NULL		-- random_page_cost from cold reads of this table (at least 4 × shared_buffers) through the server; NULL: from raw files (1.2)
 )
 RETURNS SETOF bench_advice
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -2557,6 +2799,7 @@ DECLARE
 	run_label text := $4;
 	keep boolean := $5;
 	n integer := $7;
+	rel regclass := $8;
 	sets jsonb := '[]';				-- per repeat: its advice rows, in order
 	sub text[] := '{}';				-- the repeats' labels
 	advice jsonb := '[]';
@@ -2575,6 +2818,28 @@ BEGIN
 			USING ERRCODE = 'invalid_parameter_value',
 				  HINT = 'Each repeat measures the tablespace again: 3 shows the spread.';
 	END IF;
+	-- a table to derive random_page_cost from is refused before anything
+	-- is measured if it cannot serve
+	IF rel IS NOT NULL THEN
+		IF ts_name IS NULL THEN
+			RAISE EXCEPTION 'tablespace cannot be null' USING ERRCODE = 'null_value_not_allowed';
+		END IF;
+		PERFORM @extschema@._bench_relation_fit_for_advice(rel, ts_name);
+		-- the hit share as it is before the table's cold reads, which
+		-- pg_statio counts, change it
+		IF $6 IS NULL THEN
+			PERFORM set_config('bs_advice.hit_share',
+				(SELECT jsonb_build_object('hit', c.hit,
+										   'words', c.words || ', before this advice read the table')::text
+				   FROM @extschema@._bench_cache_hit_share(
+							(SELECT t.oid FROM pg_tablespace t WHERE t.spcname = ts_name), NULL) c),
+				true);
+		END IF;
+		IF keep AND run_label IS NULL THEN
+			run_label := format('advice %s %s', ts_name,
+								to_char(clock_timestamp(), 'YYYY-MM-DD HH24:MI:SS.MS'));
+		END IF;
+	END IF;
 
 	-- advice from measurements recorded under a label (or a run id), or
 	-- one set measured now: as 1.1.  A label whose sets an earlier call
@@ -2584,15 +2849,29 @@ BEGIN
 			SELECT 1 FROM @extschema@.bench_history h
 			 WHERE h.run_id = ANY (@extschema@.bench_run_ids(run_label))
 			   AND h.test IN ('seqread', 'randread'))) THEN
-		RETURN QUERY SELECT * FROM @extschema@._bench_tablespace_advice_once($1, $2, $3, $4, $5, $6);
+		FOR out IN SELECT * FROM @extschema@._bench_tablespace_advice_once($1, $2, $3, $4, $5, $6) LOOP
+			IF rel IS NOT NULL AND out.setting = 'random_page_cost' THEN
+				out := @extschema@._bench_relation_page_cost(out, rel, run_label, keep, $6);
+			END IF;
+			RETURN NEXT out;
+		END LOOP;
+		PERFORM set_config('bs_advice.hit_share', '', true);
 		RETURN;
 	END IF;
 	IF n = 1 AND NOT EXISTS (SELECT 1 FROM @extschema@.bench_run r
 							  WHERE r.label = format('%s #1', run_label)) THEN
-		FOR out IN SELECT * FROM @extschema@._bench_tablespace_advice_once($1, $2, $3, $4, $5, $6) LOOP
+		FOR out IN SELECT * FROM @extschema@._bench_tablespace_advice_once($1, $2, $3, run_label, $5, $6) LOOP
+			IF rel IS NOT NULL AND out.setting = 'random_page_cost' THEN
+				out := @extschema@._bench_relation_page_cost(out, rel, run_label, keep, $6);
+			END IF;
 			out.evidence := out.evidence || ' One set of measurements: how much the figure moves between runs is not known (repeat => 3 shows it).';
 			RETURN NEXT out;
 		END LOOP;
+		IF keep AND $4 IS NULL AND rel IS NOT NULL THEN
+			RAISE NOTICE 'advice and measurements recorded under label "%"', run_label
+				USING HINT = format('Apply it with bench_apply_advice(%L, %L).', ts_name, run_label);
+		END IF;
+		PERFORM set_config('bs_advice.hit_share', '', true);
 		RETURN;
 	END IF;
 
@@ -2605,7 +2884,12 @@ BEGIN
 	FOR i IN 1 .. n LOOP
 		sub := sub || CASE WHEN run_label IS NOT NULL THEN format('%s #%s', run_label, i) END;
 		sets := sets || jsonb_build_array(
-			(SELECT coalesce(jsonb_agg(to_jsonb(a) ORDER BY a.ord), '[]')
+			(SELECT coalesce(jsonb_agg(CASE WHEN rel IS NOT NULL AND a.setting = 'random_page_cost'
+										   THEN to_jsonb(@extschema@._bench_relation_page_cost(
+												 (a.tablespace, a.setting, a.current_value, a.suggested_value,
+												  a.evidence, a.statement)::@extschema@.bench_advice,
+												 rel, sub[i], keep, $6))
+										   ELSE to_jsonb(a) END ORDER BY a.ord), '[]')
 			   FROM @extschema@._bench_tablespace_advice_once($1, $2, $3, sub[i], keep, $6)
 					WITH ORDINALITY AS a(tablespace, setting, current_value,
 							suggested_value, evidence, statement, ord)));
@@ -2673,12 +2957,13 @@ BEGIN
 			run_label, n, sub[1], sub[n]
 			USING HINT = format('Apply it with bench_apply_advice(%L, %L).', ts_name, run_label);
 	END IF;
+	PERFORM set_config('bs_advice.hit_share', '', true);
 	RETURN;
 END;
 $$;
 
-COMMENT ON FUNCTION bench_tablespace_advice(name, text, interval, text, boolean, float8, integer) IS
-'suggest random_page_cost, effective_io_concurrency, maintenance_io_concurrency and io_combine_limit for a tablespace from repeated measurements of it, with the evidence and its spread';
+COMMENT ON FUNCTION bench_tablespace_advice(name, text, interval, text, boolean, float8, integer, regclass) IS
+'suggest random_page_cost, effective_io_concurrency, maintenance_io_concurrency and io_combine_limit for a tablespace from repeated measurements of it (random_page_cost from cold reads of a table when one is named), with the evidence and its spread';
 
 --
 -- bench_tablespace_cache_probe: random direct reads over growing files,

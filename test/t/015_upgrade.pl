@@ -99,7 +99,7 @@ my $dba_grants_12 = q{
 	GRANT EXECUTE ON FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer, interval) TO bs_dba WITH GRANT OPTION;
 	REVOKE EXECUTE ON FUNCTION bench_compare(text, text, text[], boolean) FROM PUBLIC;
 	GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval, interval, text, text, interval, boolean) TO bs_dba;
-	GRANT EXECUTE ON FUNCTION bench_tablespace_advice(name, text, interval, text, boolean, float8, integer) TO bs_dba;
+	GRANT EXECUTE ON FUNCTION bench_tablespace_advice(name, text, interval, text, boolean, float8, integer, regclass) TO bs_dba;
 	GRANT EXECUTE ON FUNCTION _bench_tablespace_advice_once(name, text, interval, text, boolean, float8) TO bs_dba;};
 $node->safe_psql('postgres', 'CREATE ROLE bs_dba');
 $node->safe_psql('old', q{
