@@ -45,7 +45,7 @@ EXTENSION = benchstore benchstore_cluster
 DATA = benchstore--1.0.sql benchstore--1.0--1.1.sql benchstore--1.1--1.2.sql \
 	benchstore_cluster--1.0.sql benchstore_cluster--1.0--1.1.sql benchstore_cluster--1.1--1.2.sql
 
-REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history advice query tpch series steady svg randread generate_randread readahead_sweep
+REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history advice query tpch series steady svg randread generate_randread readahead_sweep plan_crossover
 REGRESS_OPTS = --inputdir=. --outputdir=. --encoding=UTF8
 
 TAP_TESTS = 1

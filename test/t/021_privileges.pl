@@ -53,6 +53,7 @@ is($node->safe_psql('postgres', qq{
 		_bench_may_alter_tablespace _bench_compare_labels _bench_compare_sides _bench_cache_knees
 		_bench_tablespace_advice_once _bench_random_keys
 		_bench_cache_hit_share _bench_relation_fit_for_advice _bench_relation_page_cost
+		_bench_scan_kind _bench_switch_at _bench_crossover_summary
 		_bench_cluster_target _bench_cluster_ping_plproxy _bench_cluster_probe_plproxy
 		_bench_cluster_evict_plproxy _bench_cluster_seqscan_plproxy _bench_cluster_io_plproxy
 		_bench_cluster_citus _bench_cluster_citus_kept

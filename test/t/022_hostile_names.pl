@@ -3,12 +3,13 @@
 # and the payload '||public.planted()||' (a function that raises when it
 # runs).  Every path runs on them: heap, buffer and raw scans, serial and
 # with workers, warm and cold, relation sizes, cache status and eviction,
-# bench_query, tablespace I/O, advice applied and undone, the history
-# (compare, chart, run JSON, forget), and the cluster functions through
-# PL/Proxy (a cluster of this node itself); the Citus path is checked on a
-# real cluster in 010_citus.pl.  Each gives its normal result: a name that
-# ends a literal or an identifier early shows up as a syntax error or as
-# the planted function running, and the server log must show neither.
+# bench_query, bench_plan_crossover, tablespace I/O, advice applied and
+# undone, the history (compare, chart, run JSON, forget), and the cluster
+# functions through PL/Proxy (a cluster of this node itself); the Citus
+# path is checked on a real cluster in 010_citus.pl.  Each gives its
+# normal result: a name that ends a literal or an identifier early shows
+# up as a syntax error or as the planted function running, and the
+# server log must show neither.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -90,6 +91,16 @@ runs_ok("SELECT count(*) FROM bench_tablespace_io(" . ql($name{tablespace}) . ",
 	3, 'bench_tablespace_io in the tablespace');
 runs_ok("SELECT string_agg(tablespace::text, '|' ORDER BY tablespace::text = 'total', tablespace::text = 'pg_default') FROM bench_tablespaces_io(ARRAY[" . ql($name{tablespace}) . ", 'pg_default']::name[], size => '1MB', tests => '{seqwrite}', direct => false, label => $label)",
 	"$name{tablespace}|pg_default|total", 'bench_tablespaces_io: each tablespace as named, and the total');
+
+# the crossover on the hostile column's index, cold; with the hostile
+# tablespace's own random_page_cost, the proposed one planned under by
+# setting it in a subtransaction rolled back
+$node->safe_psql('postgres', "CREATE INDEX ON $table (${\ qi($name{column}) }); ANALYZE $table; ALTER TABLESPACE $ts SET (random_page_cost = 3)");
+runs_ok("SELECT string_agg(rows::text || ':' || (planner_proposed IS NOT NULL)::text, ',' ORDER BY selectivity) FROM bench_plan_crossover($rel, " . ql($name{column}) . ", '{0.01,0.5}', random_page_cost => 2, cache => 'cold', label => $label)",
+	'200:true,10000:true', 'bench_plan_crossover cold, under the tablespace\'s own cost and a proposed one');
+is($node->safe_psql('postgres', "SELECT array_to_string(spcoptions, ',') FROM pg_tablespace WHERE spcname = " . ql($name{tablespace})),
+	'random_page_cost=3', 'bench_plan_crossover: the tablespace option as it was');
+$node->safe_psql('postgres', "ALTER TABLESPACE $ts RESET (random_page_cost)");
 
 # advice recorded under the hostile label, applied to and undone on the
 # hostile tablespace
