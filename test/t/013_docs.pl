@@ -1,7 +1,8 @@
 # The documentation cannot rot.
 #
-# 1. Every SQL example of README.md and doc/ fenced as ```sql runnable runs,
-#    in file order, each block in a psql session of its own (ON_ERROR_STOP),
+# 1. Every SQL example of README.md, doc/ and doc/walkthroughs/ fenced as
+#    ```sql runnable runs, in file order, each block in a psql session of
+#    its own (ON_ERROR_STOP),
 #    against the demo's data set: bench_generate_tpch(0.05) in schema tpch,
 #    VACUUM FREEZE ANALYZE'd, and a second tablespace spc_b.  When the
 #    example's output is shown (the next ```text block, with no other
@@ -81,7 +82,7 @@ sub result_headers
 }
 
 my @files = ('README.md', map { s/^\Q$top\E\///r } sort(glob("$top/doc/*.md")),
-	sort(glob("$top/doc/reference/*.md")));
+	sort(glob("$top/doc/reference/*.md")), sort(glob("$top/doc/walkthroughs/*.md")));
 ok(-d "$top/doc/reference", 'doc/reference exists');
 
 # shared_buffers = 32MB: doc/first-steps.md makes a table three times as
