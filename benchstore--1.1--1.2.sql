@@ -3121,13 +3121,15 @@ BEGIN
 		from_history := sq IS NOT NULL AND rr IS NOT NULL;
 	END IF;
 	IF NOT from_history THEN
+		-- recorded under the label, unless it is a run id (no label)
 		SELECT to_jsonb(s) INTO sq
-		  FROM @extschema@.bench_seqscan(rel, cache => 'cold', label => CASE WHEN keep THEN run_label END,
+		  FROM @extschema@.bench_seqscan(rel, cache => 'cold',
+										 label => CASE WHEN keep AND run_label !~ '^[0-9]+$' THEN run_label END,
 										 record => keep) s;
 		SELECT to_jsonb(s) INTO rr
 		  FROM @extschema@.bench_randread(rel, reads => least(max_reads, greatest(blocks / 10, least(blocks, min_reads))),
-										  cache => 'cold',
-										  depth => 1, label => CASE WHEN keep THEN run_label END,
+										  cache => 'cold', depth => 1,
+										  label => CASE WHEN keep AND run_label !~ '^[0-9]+$' THEN run_label END,
 										  record => keep) s;
 	END IF;
 

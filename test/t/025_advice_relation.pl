@@ -127,6 +127,20 @@ like($again->{evidence}, qr/runs recorded under "adv rel"\)|^Nothing to suggest/
 	'from the recorded runs');
 is($node->safe_psql('postgres', 'SELECT count(*) FROM bench_run'), $nruns, 'and nothing new measured');
 
+# Given a run id instead of a label: the raw figures of that run, the
+# table measured again and recorded without a label (a run id is none).
+my $io_run = $node->safe_psql('postgres', q{
+	SELECT min(run_id) FROM bench_run WHERE label = 'adv rel' AND benchmark = 'tablespace_io'});
+my $by_id = bs_row($node, qq{
+	SELECT * FROM bench_tablespace_advice('adv_ts', label => '$io_run', cache_hit_share => 0.5,
+		relation => 'big') WHERE setting = 'random_page_cost'});
+like($by_id->{evidence}, qr/^(Through PostgreSQL on table big \(32 MB, 4096 blocks\): |Nothing to suggest from table big: )/,
+	'a run id as the label: the table measured now');
+is($node->safe_psql('postgres', q{
+	SELECT count(*) FROM bench_run WHERE label IS NULL AND target_oid = 'big'::regclass
+	   AND benchmark IN ('seqscan', 'randread')}),
+	2, 'and its runs recorded without a label');
+
 # With the hit share from pg_statio, it is the one from before the table
 # was read, and the setting that carries it is gone after the call.
 my $frozen = $node->safe_psql('postgres', q{
