@@ -28,6 +28,7 @@ OBJS = \
 	src/progress.o \
 	src/query.o \
 	src/randread.o \
+	src/randread_parallel.o \
 	src/target.o \
 	src/tblspc_io.o
 PGFILEDESC = "benchstore - measure storage from inside PostgreSQL"

@@ -355,6 +355,7 @@ CREATE FUNCTION bench_randread(
 	record boolean DEFAULT true,	-- false: do not record the run
 	seed bigint DEFAULT 0,			-- the order's seed: the same seed reads the same blocks in the same order
 	sample_interval interval DEFAULT '1s',	-- one sample of the time series per interval, 10 ms .. 1 h; NULL: none
+	workers integer DEFAULT 0,		-- parallel workers beside the caller, 0 .. 64, sharing the order's positions (each at depth)
 	OUT run integer,				-- 1 .. repeat
 	OUT relation regclass,			-- the relation named (partitions taken as one run of blocks)
 	OUT tablespace name,			-- its tablespace; NULL if partitions lie in several
@@ -382,14 +383,16 @@ CREATE FUNCTION bench_randread(
 	OUT device_reads_per_s float8,	-- device_reads / elapsed seconds; NULL if unknown
 	OUT readahead_mb float8,		-- cold: MB the kernel read into the relation's page cache beyond the device reads (its read-ahead); warm: NULL
 	OUT prefetch text,				-- how reads were announced ahead: 'none' (depth 1), 'PrefetchBuffer', 'read stream' (17+)
-	OUT by_class jsonb				-- per class (shared_buffers, page_cache, device): reads and latency avg/p50/p95/p99, µs
+	OUT by_class jsonb,				-- per class (shared_buffers, page_cache, device): reads and latency avg/p50/p95/p99, µs
+	OUT workers_launched integer,	-- parallel workers that read (fewer than asked when none are free)
+	OUT by_process jsonb			-- with workers: each process's reads, reads/s, classes, p50/p99 and kernel MB; NULL: one process
 )
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'bench_randread'
 LANGUAGE C VOLATILE PARALLEL UNSAFE
 ROWS 1;
 
-COMMENT ON FUNCTION bench_randread(regclass, bigint, text, integer, integer, text, boolean, bigint, interval) IS
+COMMENT ON FUNCTION bench_randread(regclass, bigint, text, integer, integer, text, boolean, bigint, interval, integer) IS
 'time random block reads of a relation through the buffer manager (warm or cold, at a prefetch depth), one row per run';
 
 --

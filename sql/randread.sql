@@ -116,9 +116,51 @@ SELECT prefetch FROM bench_randread('rr_p', reads => 10, depth => 4, record => f
 SELECT prefetch, page_cache_reads + device_reads + blks_hit = reads AS classified
 FROM bench_randread('rr_tmp', reads => 10, depth => 4, record => false);
 
+-- Workers share the seed's order out: between them the processes read
+-- exactly the blocks one process reads (the same tuples), each position
+-- once, at depth 1 and at depth 8, across passes; their reads, classes
+-- and buffer usage add up to the run's.  Fewer workers start when none
+-- are free, and the caller reads the rest.
+CREATE TEMP TABLE rr_serial AS
+SELECT depth, reads, tuples FROM bench_randread('rr_t', reads => 2 * :rr_pages + 13, seed => 5, record => false)
+UNION ALL
+SELECT depth, reads, tuples FROM bench_randread('rr_t', reads => 2 * :rr_pages + 13, seed => 5, depth => 8, record => false);
+SELECT w.depth, w.reads = s.reads AS reads_ok, w.tuples = s.tuples AS same_blocks,
+	   w.workers_launched BETWEEN 0 AND 3 AS launched_ok,
+	   jsonb_array_length(w.by_process) = w.workers_launched + 1 AS an_entry_per_process,
+	   (SELECT sum((p ->> 'reads')::bigint) FROM jsonb_array_elements(w.by_process) p) = w.reads AS processes_add_up,
+	   (SELECT bool_and((p ->> 'shared_buffers')::bigint + (p ->> 'page_cache')::bigint + (p ->> 'device')::bigint
+						= (p ->> 'reads')::bigint)
+		FROM jsonb_array_elements(w.by_process) p) AS a_class_each,
+	   (SELECT sum((p ->> 'device')::bigint) FROM jsonb_array_elements(w.by_process) p) = w.device_reads AS device_adds_up,
+	   (w.by_class -> 'shared_buffers' ->> 'reads')::bigint + w.page_cache_reads + w.device_reads = w.reads AS classes_add_up,
+	   w.blks_hit + w.blks_read = w.reads AS workers_buffer_usage,
+	   (SELECT count(DISTINCT p ->> 'pid') FROM jsonb_array_elements(w.by_process) p) = w.workers_launched + 1 AS own_pids
+FROM (SELECT * FROM bench_randread('rr_t', reads => 2 * :rr_pages + 13, seed => 5, workers => 3, record => false)
+	  UNION ALL
+	  SELECT * FROM bench_randread('rr_t', reads => 2 * :rr_pages + 13, seed => 5, workers => 3, depth => 8, record => false)) w
+JOIN rr_serial s USING (depth)
+ORDER BY w.depth;
+-- The samples of a run with workers count every process's reads; the
+-- split is left out (the workers' buffer usage reaches the caller at the end).
+SELECT reads = 3 * :rr_pages AS reads_ok, workers_launched <= 2 AS launched_ok
+FROM bench_randread('rr_t', reads => 3 * :rr_pages, workers => 2, sample_interval => '10ms', label => 'rr-parallel');
+SELECT count(*) >= 1 AS samples, bool_and(read_mb IS NULL AND hit_mb IS NULL) AS no_split,
+	   round(sum(iops * elapsed_ms / 1000)) = 3 * :rr_pages AS every_read_sampled
+FROM bench_samples('rr-parallel');
+-- one process: no by_process
+SELECT workers_launched, by_process FROM bench_randread('rr_t', reads => 10, record => false);
+-- partitions with workers; a temporary table is read by the caller alone
+SELECT tuples = 20000 AS every_tuple, (SELECT sum((p ->> 'reads')::bigint) FROM jsonb_array_elements(by_process) p) = reads AS processes_add_up
+FROM bench_randread('rr_p', reads => (SELECT sum(relpages) FROM pg_class WHERE relname IN ('rr_p1', 'rr_p2'))::bigint,
+					workers => 2, record => false);
+SELECT tuples = 5000 AS every_tuple, workers_launched, by_process
+FROM bench_randread('rr_tmp', reads => pg_relation_size('rr_tmp') / current_setting('block_size')::int,
+					workers => 2, record => false);
+
 -- The history and the time series: the samples add up to the reads.
 SELECT r.benchmark, r.target, r.arguments ->> 'reads' = :'rr_pages' AS reads_kept,
-	   r.arguments -> 'seed' AS seed, r.arguments -> 'depth' AS depth
+	   r.arguments -> 'seed' AS seed, r.arguments -> 'depth' AS depth, r.arguments -> 'workers' AS workers
 FROM bench_run r WHERE r.label = 'rr-pass';
 SELECT count(*) >= 1 AS samples,
 	   abs(sum(coalesce(read_mb, 0) + coalesce(hit_mb, 0)) - :rr_pages * current_setting('block_size')::int / 1048576.0) < 0.01 AS split_adds_up
@@ -133,6 +175,9 @@ SELECT * FROM expect_error($$SELECT * FROM bench_randread('rr_t', cache => 'hot'
 SELECT * FROM expect_error($$SELECT * FROM bench_randread('rr_t', reads => NULL)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_randread('rr_t', seed => NULL)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_randread('rr_t', sample_interval => '1ms')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_randread('rr_t', workers => -1)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_randread('rr_t', workers => 65)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_randread('rr_t', workers => NULL)$$);
 CREATE TABLE rr_empty (id integer);
 SELECT * FROM expect_error($$SELECT * FROM bench_randread('rr_empty')$$);
 CREATE VIEW rr_v AS SELECT * FROM rr_t;
@@ -152,4 +197,4 @@ REVOKE SELECT ON rr_t FROM regress_rr_reader;
 DROP ROLE regress_rr_reader;
 
 DROP VIEW rr_v;
-DROP TABLE rr_t, rr_p, rr_empty, rr_tmp;
+DROP TABLE rr_t, rr_p, rr_empty, rr_tmp, rr_serial;

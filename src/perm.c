@@ -21,6 +21,7 @@
 
 #include "benchstore.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "perm.h"
 
 /* A round function: a 64-bit mixer (its constants are MurmurHash3's). */
@@ -86,6 +87,44 @@ bs_perm_next(BsPerm *perm, uint64 n, pg_prng_state *prng)
 	if (perm->n != n || perm->next >= n)
 		perm_start_pass(perm, n, prng);
 	return perm_at(perm, perm->next++);
+}
+
+/* A cursor over seed's order, before its first pass. */
+void
+bs_perm_cursor_init(BsPermCursor *c, uint64 seed)
+{
+	memset(c, 0, sizeof(*c));
+	pg_prng_seed(&c->prng, seed);
+}
+
+/*
+ * The value at position pos of seed's order over 0 .. n-1: pass pos / n,
+ * index pos % n.  Each pass's keys are the PRNG's next four draws, as in
+ * bs_perm_next, so the keys of a later pass are reached by drawing those
+ * of the passes between; a cursor cannot go back to an earlier pass.
+ */
+uint64
+bs_perm_cursor_at(BsPermCursor *c, uint64 n, uint64 pos)
+{
+	uint64		pass = pos / n;
+
+	Assert(n > 0);
+	if (!c->started)
+	{
+		perm_start_pass(&c->perm, n, &c->prng);
+		c->pass = 0;
+		c->started = true;
+	}
+	if (pass < c->pass)
+		elog(ERROR, "position " UINT64_FORMAT " lies in a pass before the cursor's",
+			 pos);
+	while (c->pass < pass)
+	{
+		CHECK_FOR_INTERRUPTS();
+		perm_start_pass(&c->perm, n, &c->prng);
+		c->pass++;
+	}
+	return perm_at(&c->perm, pos % n);
 }
 
 /*

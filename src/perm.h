@@ -22,4 +22,20 @@ typedef struct BsPerm
 
 extern uint64 bs_perm_next(BsPerm *perm, uint64 n, pg_prng_state *prng);
 
+/*
+ * The same order read by position, for processes that share it out: the
+ * value at position pos of the passes bs_perm_next would walk with the
+ * same seed.  A cursor moves forward only (positions of later passes).
+ */
+typedef struct BsPermCursor
+{
+	pg_prng_state prng;
+	BsPerm		perm;
+	uint64		pass;			/* the pass perm's keys are of */
+	bool		started;
+} BsPermCursor;
+
+extern void bs_perm_cursor_init(BsPermCursor *c, uint64 seed);
+extern uint64 bs_perm_cursor_at(BsPermCursor *c, uint64 n, uint64 pos);
+
 #endif							/* BENCHSTORE_PERM_H */

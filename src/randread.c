@@ -32,6 +32,9 @@
  * buffers and the OS page cache as bench_seqscan's cold runs do
  * (cache.c), and says what stayed cached.
  *
+ * With workers > 0 each run is shared with parallel workers that walk the
+ * same order (randread_parallel.c); every process runs bs_randread_run.
+ *
  * src/randread.c
  *
  *-------------------------------------------------------------------------
@@ -39,6 +42,7 @@
 #include "postgres.h"
 
 #include "access/relation.h"
+#include "access/xact.h"
 #include "attribution.h"
 #include "benchstore.h"
 #include "catalog/pg_class_d.h"
@@ -48,6 +52,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "perm.h"
+#include "randread.h"
 #include "seqscan.h"
 #include "series.h"
 #include "storage/bufmgr.h"
@@ -59,10 +64,6 @@
 #include "utils/rel.h"
 #include "utils/spccache.h"
 
-#if PG_VERSION_NUM >= 170000
-#include "storage/read_stream.h"
-#define BS_HAVE_READ_STREAM 1
-#endif
 
 PG_FUNCTION_INFO_V1(bench_randread);
 
@@ -100,59 +101,28 @@ enum
 	COL_READAHEAD_MB,
 	COL_PREFETCH,
 	COL_BY_CLASS,
+	COL_WORKERS_LAUNCHED,
+	COL_BY_PROCESS,
 	BS_RANDREAD_NCOLS
 };
 
-/* One relation with storage, and where its blocks start in the whole run. */
-typedef struct BsRandPart
-{
-	Relation	rel;
-	BlockNumber nblocks;
-	uint64		first;			/* its block 0's number in the whole */
-	bool		heap;			/* count line pointers on its pages */
-	BsResidency *res;			/* its blocks' page-cache residency */
-} BsRandPart;
+const char *const bs_prefetch_names[] = {"none", "PrefetchBuffer", "read stream"};
 
-/* How reads ahead of the current one are announced. */
-typedef enum BsPrefetch
-{
-	BS_PREFETCH_NONE,			/* depth 1 */
-	BS_PREFETCH_BUFFER,			/* PrefetchBuffer, depth - 1 blocks ahead */
-	BS_PREFETCH_STREAM			/* a read stream at effective_io_concurrency = depth */
-} BsPrefetch;
+/* Positions of the order a process claims at a time in a parallel run. */
+#define BS_RANDREAD_CLAIM	16
 
-static const char *const prefetch_names[] = {"none", "PrefetchBuffer", "read stream"};
+/* No block: the order is exhausted for this run (or this process). */
+#define BS_NO_BLOCK	PG_UINT64_MAX
 
-typedef struct BsRandRead
-{
-	int			nparts;
-	BsRandPart *parts;
-	uint64		nblocks;		/* of all parts */
-	bool		count_tuples;	/* every part is a heap */
-	pg_prng_state prng;
-	BsPerm		perm;
-	/* the order ahead of the reads, for PrefetchBuffer: a ring of depth - 1 */
-	uint64	   *ahead;
-	int8	   *ahead_resident; /* each one's residency when announced */
-	int			depth;
-	int			ahead_head;		/* next to read */
-	BsPrefetch	prefetch;
-#ifdef BS_HAVE_READ_STREAM
-	ReadStream *stream;
-	uint64		handed;			/* blocks handed to the stream this run */
-	uint64		run_reads;		/* blocks this run reads */
-#endif
-	/* the run so far */
-	uint64		reads;
-	int64		tuples;
-	BsHistogram hist;
-	BsReadClasses *classes;		/* the reads by where they were served */
-} BsRandRead;
-
-/* Sampling: the reads so far, and the caller's buffer usage since start. */
+/*
+ * Sampling: the reads so far (all processes', from the shared progress
+ * counter, in a parallel run), and the caller's buffer usage since start.
+ */
 typedef struct BsRandSampleArg
 {
 	BsRandRead *rr;
+	BsProgress *progress;
+	bool		parallel;
 	BufferUsage bu_start;
 } BsRandSampleArg;
 
@@ -176,22 +146,28 @@ part_of(BsRandRead *rr, uint64 b, BlockNumber *blkno)
 	return &rr->parts[lo];
 }
 
-/* Open the target's relations with storage and number their blocks. */
-static void
-randread_open(BsRandRead *rr, BsTarget *target)
+/*
+ * Open the relations with storage and number their blocks: relname names
+ * the relation in the error for none.  A parallel worker passes the block
+ * counts the caller took (nblocks), so that every process numbers the
+ * same blocks and walks the same order.
+ */
+void
+bs_randread_open(BsRandRead *rr, List *relids, const BlockNumber *nblocks,
+				 const char *relname)
 {
 	ListCell   *lc;
 	int			i = 0;
 
-	rr->nparts = list_length(target->storage_relids);
+	rr->nparts = list_length(relids);
 	rr->parts = palloc0(sizeof(BsRandPart) * Max(rr->nparts, 1));
 	rr->count_tuples = true;
-	foreach(lc, target->storage_relids)
+	foreach(lc, relids)
 	{
-		BsRandPart *p = &rr->parts[i++];
+		BsRandPart *p = &rr->parts[i];
 
 		p->rel = relation_open(lfirst_oid(lc), AccessShareLock);
-		p->nblocks = RelationGetNumberOfBlocks(p->rel);
+		p->nblocks = nblocks ? nblocks[i] : RelationGetNumberOfBlocks(p->rel);
 		p->first = rr->nblocks;
 		p->heap = (p->rel->rd_rel->relkind == RELKIND_RELATION ||
 				   p->rel->rd_rel->relkind == RELKIND_MATVIEW ||
@@ -199,23 +175,67 @@ randread_open(BsRandRead *rr, BsTarget *target)
 		rr->count_tuples &= p->heap;
 		rr->nblocks += p->nblocks;
 		p->res = bs_residency_open(p->rel);
+		i++;
 	}
 	if (rr->nblocks == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("relation \"%s\" has no blocks to read",
-						RelationGetRelationName(target->rel)),
+				 errmsg("relation \"%s\" has no blocks to read", relname),
 				 errhint("Load the relation first; bench_generate_tpch makes a data set.")));
 }
 
-static void
-randread_close(BsRandRead *rr)
+/* The ring of reads announced ahead, and the counts by class. */
+void
+bs_randread_prepare(BsRandRead *rr, int depth, BsPrefetch prefetch)
+{
+	rr->depth = depth;
+	rr->prefetch = prefetch;
+	rr->classes = palloc0(sizeof(BsReadClasses));
+	if (prefetch == BS_PREFETCH_BUFFER)
+	{
+		rr->ahead = palloc(sizeof(uint64) * (depth - 1));
+		rr->ahead_resident = palloc(sizeof(int8) * (depth - 1));
+	}
+}
+
+void
+bs_randread_close(BsRandRead *rr)
 {
 	for (int i = 0; i < rr->nparts; i++)
 	{
 		bs_residency_close(rr->parts[i].res);
 		relation_close(rr->parts[i].rel, AccessShareLock);
 	}
+}
+
+/*
+ * The block at the order's next position for this process, or BS_NO_BLOCK
+ * when the run has handed out all of them.  A serial run walks the order;
+ * in a parallel run the processes claim BS_RANDREAD_CLAIM positions at a
+ * time from a shared counter, so that between them they read the same
+ * blocks a serial run reads, each position once.
+ */
+static uint64
+next_position(BsRandRead *rr)
+{
+	if (rr->next_pos == NULL)
+	{
+		if (rr->issued >= rr->run_reads)
+			return BS_NO_BLOCK;
+		rr->issued++;
+		return bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
+	}
+	if (rr->claim_next >= rr->claim_end)
+	{
+		uint64		first = pg_atomic_fetch_add_u64(rr->next_pos, BS_RANDREAD_CLAIM);
+
+		if (first >= rr->run_reads)
+			return BS_NO_BLOCK;
+		rr->claim_next = first;
+		rr->claim_end = Min(first + BS_RANDREAD_CLAIM, rr->run_reads);
+	}
+	rr->issued++;
+	return bs_perm_cursor_at(&rr->cursor, rr->nblocks, rr->claim_next++);
 }
 
 /*
@@ -243,8 +263,13 @@ static int8
 prefetch_block(BsRandRead *rr, uint64 b)
 {
 	BlockNumber blkno;
-	BsRandPart *p = part_of(rr, b, &blkno);
-	int8		resident = (int8) block_residency(rr, p, blkno);
+	BsRandPart *p;
+	int8		resident;
+
+	if (b == BS_NO_BLOCK)
+		return 0;
+	p = part_of(rr, b, &blkno);
+	resident = (int8) block_residency(rr, p, blkno);
 
 	(void) PrefetchBuffer(p->rel, MAIN_FORKNUM, blkno);
 	return resident;
@@ -252,26 +277,32 @@ prefetch_block(BsRandRead *rr, uint64 b)
 
 /*
  * The next block of the order, keeping depth - 1 announced ahead of it;
- * *resident is its residency before its read was asked for.
+ * *resident is its residency before its read was asked for.  BS_NO_BLOCK
+ * once the order is exhausted (the ring is first in, first out: every
+ * entry after an exhausted one is too).
  */
 static uint64
 next_block(BsRandRead *rr, int *resident)
 {
 	uint64		b;
 
-	if (rr->depth <= 1)
+	if (rr->depth <= 1 || rr->prefetch != BS_PREFETCH_BUFFER)
 	{
 		BlockNumber blkno;
 		BsRandPart *p;
 
-		b = bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
+		b = next_position(rr);
+		if (b == BS_NO_BLOCK)
+			return b;
 		p = part_of(rr, b, &blkno);
 		*resident = block_residency(rr, p, blkno);
 		return b;
 	}
 	b = rr->ahead[rr->ahead_head];
 	*resident = rr->ahead_resident[rr->ahead_head];
-	rr->ahead[rr->ahead_head] = bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
+	if (b == BS_NO_BLOCK)
+		return b;
+	rr->ahead[rr->ahead_head] = next_position(rr);
 	rr->ahead_resident[rr->ahead_head] = prefetch_block(rr, rr->ahead[rr->ahead_head]);
 	rr->ahead_head = (rr->ahead_head + 1) % (rr->depth - 1);
 	return b;
@@ -320,29 +351,32 @@ count_read(BsRandRead *rr, BsRandPart *p, Buffer buf, BsReadClass cls,
 
 /* One run through ReadBuffer, announcing ahead with PrefetchBuffer. */
 static void
-randread_run_buffers(BsRandRead *rr, uint64 reads, BsProgress *progress)
+randread_run_buffers(BsRandRead *rr, BsProgress *progress)
 {
-	if (rr->depth > 1)
+	if (rr->prefetch == BS_PREFETCH_BUFFER)
 	{
 		rr->ahead_head = 0;
 		for (int i = 0; i < rr->depth - 1; i++)
 		{
-			rr->ahead[i] = bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
+			rr->ahead[i] = next_position(rr);
 			rr->ahead_resident[i] = prefetch_block(rr, rr->ahead[i]);
 		}
 	}
 
-	while (rr->reads < reads)
+	for (;;)
 	{
-		int			resident;
+		int			resident = 0;
 		uint64		b = next_block(rr, &resident);
 		BlockNumber blkno;
-		BsRandPart *p = part_of(rr, b, &blkno);
+		BsRandPart *p;
 		Buffer		buf;
 		int64		hits;
 		bool		hit;
 		instr_time	before;
 
+		if (b == BS_NO_BLOCK)
+			break;
+		p = part_of(rr, b, &blkno);
 		CHECK_FOR_INTERRUPTS();
 		hits = pgBufferUsage.shared_blks_hit + pgBufferUsage.local_blks_hit;
 		if (bs_track_latency)
@@ -366,10 +400,11 @@ stream_next_block(ReadStream *stream, void *private_data, void *per_buffer_data)
 	BlockNumber blkno;
 	int			residency;
 
-	if (rr->handed >= rr->run_reads)
+	uint64		b = next_position(rr);
+
+	if (b == BS_NO_BLOCK)
 		return InvalidBlockNumber;
-	rr->handed++;
-	blkno = (BlockNumber) bs_perm_next(&rr->perm, rr->nblocks, &rr->prng);
+	blkno = (BlockNumber) b;
 	residency = block_residency(rr, &rr->parts[0], blkno);
 	*(uint8 *) per_buffer_data = (uint8)
 		read_class(rr, residency == BS_IN_SHARED_BUFFERS, residency);
@@ -390,15 +425,13 @@ stream_next_block(ReadStream *stream, void *private_data, void *per_buffer_data)
 
 /* One run through a read stream of the (one, not temporary) relation. */
 static void
-randread_run_stream(BsRandRead *rr, uint64 reads, BsProgress *progress)
+randread_run_stream(BsRandRead *rr, BsProgress *progress)
 {
-	rr->handed = 0;
-	rr->run_reads = reads;
 	rr->stream = read_stream_begin_relation(BS_RANDREAD_STREAM_FLAGS, NULL,
 											rr->parts[0].rel, MAIN_FORKNUM,
 											stream_next_block, rr,
 											sizeof(uint8));
-	while (rr->reads < reads)
+	for (;;)
 	{
 		Buffer		buf;
 		void	   *per_buffer;
@@ -409,8 +442,7 @@ randread_run_stream(BsRandRead *rr, uint64 reads, BsProgress *progress)
 			INSTR_TIME_SET_CURRENT(before);
 		buf = read_stream_next_buffer(rr->stream, &per_buffer);
 		if (!BufferIsValid(buf))
-			elog(ERROR, "read stream ended after " UINT64_FORMAT " of " UINT64_FORMAT " reads",
-				 rr->reads, reads);
+			break;
 		count_read(rr, &rr->parts[0], buf, (BsReadClass) *(uint8 *) per_buffer,
 				   &before, progress);
 	}
@@ -419,24 +451,35 @@ randread_run_stream(BsRandRead *rr, uint64 reads, BsProgress *progress)
 }
 #endif
 
-/* One run: reads blocks, in the seed's order. */
-static void
-randread_run(BsRandRead *rr, uint64 reads, int64 seed, BsProgress *progress)
+/*
+ * One run of reads positions of the seed's order: all of them (next_pos
+ * NULL), or this process's share of a parallel run, whose processes claim
+ * positions from next_pos.
+ */
+void
+bs_randread_run(BsRandRead *rr, uint64 reads, int64 seed,
+				pg_atomic_uint64 *next_pos, BsProgress *progress)
 {
 	pg_prng_seed(&rr->prng, (uint64) seed);
 	memset(&rr->perm, 0, sizeof(rr->perm));
+	bs_perm_cursor_init(&rr->cursor, (uint64) seed);
+	rr->next_pos = next_pos;
+	rr->claim_next = rr->claim_end = 0;
+	rr->issued = 0;
+	rr->run_reads = reads;
 	rr->reads = 0;
 	rr->tuples = 0;
 	bs_hist_reset(&rr->hist);
 	bs_read_classes_reset(rr->classes);
 #ifdef BS_HAVE_READ_STREAM
 	if (rr->prefetch == BS_PREFETCH_STREAM)
-	{
-		randread_run_stream(rr, reads, progress);
-		return;
-	}
+		randread_run_stream(rr, progress);
+	else
 #endif
-	randread_run_buffers(rr, reads, progress);
+		randread_run_buffers(rr, progress);
+	if (next_pos == NULL && rr->reads != reads)
+		elog(ERROR, "random reads ended after " UINT64_FORMAT " of " UINT64_FORMAT " reads",
+			 rr->reads, reads);
 }
 
 /* The series' counts: reads so far, and hits and reads from the OS. */
@@ -447,9 +490,63 @@ randread_sample_counts(void *arg, BsSampleCounts *c)
 
 	memset(c, 0, sizeof(*c));
 	INSTR_TIME_SET_CURRENT(c->now);
-	c->ops = a->rr->reads;
+	if (a->parallel && a->progress->total_fn != NULL)
+	{
+		/* the workers publish their reads at every 1 MB (progress.c) */
+		bs_progress_flush(a->progress);
+		c->ops = a->progress->total_fn(a->progress->total_arg) / BLCKSZ;
+	}
+	else
+		c->ops = a->rr->reads;
 	c->bytes = c->ops * BLCKSZ;
-	bs_sample_buffer_split(c, &a->bu_start);
+	/* the workers' buffer usage reaches the caller at the end only */
+	if (!a->parallel)
+		bs_sample_buffer_split(c, &a->bu_start);
+}
+
+/*
+ * by_process: each process's reads of a parallel run, by where they were
+ * served, with its latency percentiles and what its kernel read.
+ */
+static Datum
+processes_jsonb(const BsRandProcess *procs, int nprocs)
+{
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '[');
+	for (int i = 0; i < nprocs; i++)
+	{
+		const BsRandProcess *pr = &procs[i];
+		BsHistogram all;
+
+		bs_hist_reset(&all);
+		for (int c = 0; c < BS_READ_NCLASSES; c++)
+			bs_hist_merge(&all, &pr->classes.hist[c]);
+		appendStringInfo(&buf, "%s{\"process\": %d, \"pid\": %d, \"reads\": " UINT64_FORMAT
+						 ", \"reads_per_s\": %.1f, \"shared_buffers\": " UINT64_FORMAT,
+						 i > 0 ? ", " : "", i, pr->pid, pr->reads,
+						 bs_round(bs_per_second((double) pr->reads, pr->elapsed_ms), 1),
+						 pr->classes.reads[BS_READ_SHARED_BUFFERS]);
+		if (pr->classes.known)
+			appendStringInfo(&buf, ", \"page_cache\": " UINT64_FORMAT ", \"device\": " UINT64_FORMAT,
+							 pr->classes.reads[BS_READ_PAGE_CACHE],
+							 pr->classes.reads[BS_READ_DEVICE]);
+		else
+			appendStringInfo(&buf, ", \"os\": " UINT64_FORMAT,
+							 pr->classes.reads[BS_READ_PAGE_CACHE] +
+							 pr->classes.reads[BS_READ_DEVICE]);
+		if (all.count > 0)
+			appendStringInfo(&buf, ", \"lat_p50_us\": %.1f, \"lat_p99_us\": %.1f",
+							 bs_round(bs_hist_percentile_ns(&all, 0.50) / 1000.0, 1),
+							 bs_round(bs_hist_percentile_ns(&all, 0.99) / 1000.0, 1));
+		if (pr->os_known)
+			appendStringInfo(&buf, ", \"os_read_mb\": %.3f",
+							 bs_round(pr->os_read / BS_BYTES_PER_MB, 3));
+		appendStringInfoChar(&buf, '}');
+	}
+	appendStringInfoChar(&buf, ']');
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
 }
 
 /*
@@ -497,7 +594,8 @@ add_warning(Datum *values, bool *nulls, const char *sentence)
  *				  cache text DEFAULT 'warm', depth integer DEFAULT 1,
  *				  repeat integer DEFAULT 1, label text DEFAULT NULL,
  *				  record boolean DEFAULT true, seed bigint DEFAULT 0,
- *				  sample_interval interval DEFAULT '1s')
+ *				  sample_interval interval DEFAULT '1s',
+ *				  workers integer DEFAULT 0)
  *	RETURNS SETOF record: one row per run
  */
 Datum
@@ -522,6 +620,10 @@ bench_randread(PG_FUNCTION_ARGS)
 	ListCell   *lc;
 	int			guc_nest = -1;
 	char	   *stream_note = NULL;
+	int32		workers;
+	int32		run_workers;
+	BsPrefetch	prefetch;
+	BsRandProcess *procs = NULL;
 
 	bs_require_arg(fcinfo, 0, "relation");
 	bs_require_arg(fcinfo, 1, "reads");
@@ -529,6 +631,7 @@ bench_randread(PG_FUNCTION_ARGS)
 	bs_require_arg(fcinfo, 3, "depth");
 	bs_require_arg(fcinfo, 4, "repeat");
 	bs_require_arg(fcinfo, 7, "seed");
+	bs_require_arg(fcinfo, 9, "workers");
 	relid = PG_GETARG_OID(0);
 	reads = PG_GETARG_INT64(1);
 	if (reads < 1 || reads > BS_RANDREAD_MAX_READS)
@@ -550,6 +653,11 @@ bench_randread(PG_FUNCTION_ARGS)
 				 errmsg("repeat must be between 1 and %d", BS_MAX_REPEAT)));
 	seed = PG_GETARG_INT64(7);
 	sample_interval_us = bs_sample_interval_arg(fcinfo, 8);
+	workers = PG_GETARG_INT32(9);
+	if (workers < 0 || workers > BS_MAX_SCAN_WORKERS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("workers must be between 0 and %d", BS_MAX_SCAN_WORKERS)));
 	bs_run_begin(&history, fcinfo, "randread", 5, 6);
 	if (cache == BS_CACHE_COLD)
 		bs_check_checkpoint_privilege(false);
@@ -563,6 +671,7 @@ bench_randread(PG_FUNCTION_ARGS)
 	bs_run_arg_int(&history, "reads", reads);
 	bs_run_arg_text(&history, "cache", bs_cache_states[cache]);
 	bs_run_arg_int(&history, "depth", depth);
+	bs_run_arg_int(&history, "workers", workers);
 	bs_run_arg_int(&history, "repeat", repeat);
 	bs_run_arg_int(&history, "seed", seed);
 	bs_run_arg_sample_interval(&history, sample_interval_us);
@@ -580,10 +689,27 @@ bench_randread(PG_FUNCTION_ARGS)
 	}
 
 	memset(&rr, 0, sizeof(rr));
-	randread_open(&rr, target);
-	rr.depth = depth;
-	rr.classes = palloc(sizeof(BsReadClasses));
-	rr.prefetch = depth > 1 ? BS_PREFETCH_BUFFER : BS_PREFETCH_NONE;
+	bs_randread_open(&rr, target->storage_relids, NULL,
+					 RelationGetRelationName(target->rel));
+	prefetch = depth > 1 ? BS_PREFETCH_BUFFER : BS_PREFETCH_NONE;
+
+	/*
+	 * Parallel workers cannot read the caller's temporary tables (their
+	 * newest pages live in the caller's local buffers): such reads are made
+	 * by the caller alone, and it says so.
+	 */
+	run_workers = IsInParallelMode() ? 0 : workers;
+	for (int i = 0; i < rr.nparts && run_workers > 0; i++)
+	{
+		if (RelationUsesLocalBuffers(rr.parts[i].rel))
+		{
+			ereport(NOTICE,
+					(errmsg("temporary relation \"%s\" is read without parallel workers",
+							RelationGetRelationName(rr.parts[i].rel)),
+					 errdetail("Parallel workers cannot read a session's temporary tables.")));
+			run_workers = 0;
+		}
+	}
 #ifdef BS_HAVE_READ_STREAM
 	/*
 	 * On 17+, a read stream, the server's own look-ahead (asynchronous I/O
@@ -597,7 +723,7 @@ bench_randread(PG_FUNCTION_ARGS)
 		Oid			spc = rr.parts[0].rel->rd_rel->reltablespace;
 		int			in_effect;
 
-		rr.prefetch = BS_PREFETCH_STREAM;
+		prefetch = BS_PREFETCH_STREAM;
 		guc_nest = NewGUCNestLevel();
 		(void) set_config_option("effective_io_concurrency", psprintf("%d", depth),
 								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
@@ -609,17 +735,18 @@ bench_randread(PG_FUNCTION_ARGS)
 								   in_effect, in_effect, depth);
 	}
 #endif
-	if (rr.prefetch == BS_PREFETCH_BUFFER)
-	{
-		rr.ahead = palloc(sizeof(uint64) * (depth - 1));
-		rr.ahead_resident = palloc(sizeof(int8) * (depth - 1));
-	}
-	bs_run_arg_text(&history, "prefetch", prefetch_names[rr.prefetch]);
+	bs_randread_prepare(&rr, depth, prefetch);
+	bs_run_arg_text(&history, "prefetch", bs_prefetch_names[rr.prefetch]);
+	if (run_workers > 0)
+		procs = palloc(sizeof(BsRandProcess) * (run_workers + 1));
 
 	InitMaterializedSRF(fcinfo, 0);
 	if (rsinfo->setDesc->natts != BS_RANDREAD_NCOLS)
 		elog(ERROR, "bench_randread: result has %d columns, expected %d",
 			 rsinfo->setDesc->natts, BS_RANDREAD_NCOLS);
+	/* register the row type before any parallel mode (history.c) */
+	BlessTupleDesc(rsinfo->setDesc);
+	history.desc_blessed = true;
 
 	bs_client_watch_begin(&client);
 	for (int run = 1; run <= repeat; run++)
@@ -639,6 +766,8 @@ bench_randread(PG_FUNCTION_ARGS)
 		BsSeries	series;
 		BsSampler	sampler;
 		BsRandSampleArg sample_arg;
+		BsRandParallel *rp = NULL;
+		int			nprocs = 1;
 
 		CHECK_FOR_INTERRUPTS();
 		if (cache == BS_CACHE_COLD)
@@ -659,19 +788,33 @@ bench_randread(PG_FUNCTION_ARGS)
 								   get_rel_name(relid), run, repeat) :
 						  psprintf("randread of \"%s\"", get_rel_name(relid)),
 						  (uint64) reads * BLCKSZ, 0);
+
+		/*
+		 * Untimed: a parallel run's workers start, open the relations and
+		 * wait for the clock.
+		 */
+		if (run_workers > 0)
+			rp = bs_randread_parallel_begin(&rr, run_workers, (uint64) reads, seed);
+		if (rp)
+			bs_randread_parallel_start(rp);
 		bu_start = pgBufferUsage;
 		bs_os_reads_start(&os_reads);
 		bs_cold_devices_start(&cold);
 		INSTR_TIME_SET_CURRENT(start);
 		bs_series_init(&series);
 		sample_arg.rr = &rr;
+		sample_arg.progress = &progress;
+		sample_arg.parallel = (rp != NULL);
 		sample_arg.bu_start = bu_start;
 		bs_sampler_begin(&sampler, sample_interval_us, randread_sample_counts,
 						 &sample_arg, &series, progress.what);
 		if (sample_interval_us > 0)
 			progress.sampler = &sampler;
 
-		randread_run(&rr, (uint64) reads, seed, &progress);
+		if (rp)
+			nprocs = bs_randread_parallel_run(rp, &rr, &progress, procs);
+		else
+			bs_randread_run(&rr, (uint64) reads, seed, NULL, &progress);
 
 		bs_progress_flush(&progress);
 		bs_sampler_end(&sampler);
@@ -681,11 +824,23 @@ bench_randread(PG_FUNCTION_ARGS)
 		bs_cold_devices_stop(&cold);
 		memset(&bu, 0, sizeof(bu));
 		BufferUsageAccumDiff(&bu, &pgBufferUsage, &bu_start);
-		os_known = bs_os_reads_end(&os_reads, 0,
-								   (uint64) (bu.shared_blks_read + bu.local_blks_read) * BLCKSZ,
-								   (uint64) Max(rr.reads, rr.nblocks) * BLCKSZ,
-								   &os_read);
+		{
+			uint64		workers_os_read = 0;
+			bool		workers_os_known = true;
+
+			for (int i = 1; i < nprocs; i++)
+			{
+				workers_os_read += procs[i].os_read;
+				workers_os_known &= procs[i].os_known;
+			}
+			os_known = bs_os_reads_end(&os_reads, workers_os_read,
+									   (uint64) (bu.shared_blks_read + bu.local_blks_read) * BLCKSZ,
+									   (uint64) Max(rr.reads, rr.nblocks) * BLCKSZ,
+									   &os_read) && workers_os_known;
+		}
 		bs_progress_end(&progress);
+		if (rp)
+			bs_randread_parallel_end(rp);
 		elapsed_ms = INSTR_TIME_GET_MILLISEC(elapsed);
 
 		memset(nulls, 0, sizeof(nulls));
@@ -763,8 +918,13 @@ bench_randread(PG_FUNCTION_ARGS)
 			nulls[COL_DEVICE_READS_PER_S] = true;
 		}
 		add_warning(values, nulls, stream_note);
-		values[COL_PREFETCH] = CStringGetTextDatum(prefetch_names[rr.prefetch]);
+		values[COL_PREFETCH] = CStringGetTextDatum(bs_prefetch_names[rr.prefetch]);
 		values[COL_BY_CLASS] = bs_read_classes_jsonb(rr.classes);
+		values[COL_WORKERS_LAUNCHED] = Int32GetDatum(nprocs - 1);
+		if (rp)
+			values[COL_BY_PROCESS] = processes_jsonb(procs, nprocs);
+		else
+			nulls[COL_BY_PROCESS] = true;
 
 		bs_run_put_row_series(&history, rsinfo, values, nulls, &series);
 	}
@@ -776,7 +936,7 @@ bench_randread(PG_FUNCTION_ARGS)
 	bs_client_watch_end(&client);
 	if (guc_nest >= 0)
 		AtEOXact_GUC(true, guc_nest);
-	randread_close(&rr);
+	bs_randread_close(&rr);
 	bs_close_target(target);
 	bs_run_finish(&history);
 	return (Datum) 0;
