@@ -196,6 +196,15 @@ bs_randread_prepare(BsRandRead *rr, int depth, BsPrefetch prefetch)
 		rr->ahead = palloc(sizeof(uint64) * (depth - 1));
 		rr->ahead_resident = palloc(sizeof(int8) * (depth - 1));
 	}
+
+	/*
+	 * A read stream looks up its tablespace's effective_io_concurrency as
+	 * it begins: done here, untimed, so that a new process (a parallel
+	 * worker) reads the catalog for it before its clock starts, not
+	 * during its reads.
+	 */
+	if (prefetch == BS_PREFETCH_STREAM)
+		(void) get_tablespace_io_concurrency(rr->parts[0].rel->rd_rel->reltablespace);
 }
 
 void
