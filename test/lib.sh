@@ -83,9 +83,10 @@ bs_install_deps() {
             bs_log "using the server of $PG_CONFIG (PostgreSQL $PG_MAJOR): nothing is installed"
             return 0 ;;
         vendored)
+            # the caller's extra packages (fio, jq for the benchmarks) too
             bs_apt build-essential libipc-run-perl bison flex libreadline-dev \
-                zlib1g-dev liburing-dev pkg-config
-            bs_build_vendored_pg "$@"
+                zlib1g-dev liburing-dev pkg-config "$@"
+            bs_build_vendored_pg
             return 0 ;;
     esac
     bs_apt "postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" \

@@ -46,7 +46,8 @@ rounds=${2:-5}
 rows=$((size_mb * 6700))
 
 if [ -z "${BS_SKIP_BUILD:-}" ]; then
-    bs_install_deps "postgresql-$PG_MAJOR-plproxy"
+    # PL/Proxy: Debian's package for 15; built with the vendored servers
+    if [ "$BS_SERVER" = debian ]; then bs_install_deps "postgresql-$PG_MAJOR-plproxy"; else bs_install_deps; fi
     bs_build_install
 fi
 [ -e "$("$PG_BIN/pg_config" --sharedir)/extension/plproxy.control" ] || {

@@ -22,6 +22,10 @@
 #                     PostgreSQL reads: the kernel's buffered path alone
 #   cold depth 32  bench_randread(rr_big, reads, cold, depth => 32)
 #                  vs fio the same with --ioengine=io_uring --iodepth=32
+#   cold N procs   bench_randread(rr_big, reads, cold, workers => N - 1),
+#                  N processes at depth 1 as pgio's sessions read
+#                  (BS_PROCESSES, default 4)
+#                  vs fio psync --numjobs=N, reads / N each (IOPS summed)
 #   warm           bench_randread(rr_small, reads => its pages) reads/s
 #                  vs bench_query of an index scan fetching every row of
 #                     rr_small by key in random order (heap fetches/s):
@@ -42,10 +46,12 @@ size_mb=${1:-512}
 reads=${2:-20000}
 rounds=${3:-5}
 small_mb=48
+procs=${BS_PROCESSES:-4}
 
 bs_install_deps fio jq
 bs_build_install
-bs_start_cluster "shared_buffers = 128MB"
+bs_start_cluster "shared_buffers = 128MB" "max_worker_processes = $((procs + 8))" \
+    "max_parallel_workers = $procs"
 bs_psql -q -c 'CREATE EXTENSION benchstore' \
     -c 'ALTER DATABASE postgres SET benchstore.progress_interval = 0'
 io_method=none
@@ -96,24 +102,26 @@ files="$datadir/$relpath"
 n=1
 while [ -e "$datadir/$relpath.$n" ]; do files="$files:$datadir/$relpath.$n"; n=$((n + 1)); done
 
-bench_cold() {     # test depth round
+bench_cold() {     # test depth round [processes]
     bs_restart_cluster
     bs_psql -Atq -c "SET client_min_messages = error" -c "$fill" -c "INSERT INTO sample
         SELECT '$1', 'benchstore', $3, device_reads_per_s, readahead_mb,
                100.0 * page_cache_reads / reads
         FROM bench_randread('rr_big', reads => $reads, cache => 'cold', depth => $2,
-                            seed => $3, record => false)"
+                            seed => $3, workers => ${4:-1} - 1, record => false)
+        WHERE workers_launched = ${4:-1} - 1"
 }
 
-fio_cold() {       # test depth round direct(1|0)
-    local engine=psync out iops side="fio direct"
+fio_cold() {       # test depth round direct(1|0) [processes]
+    local engine=psync out iops side="fio direct" jobs=${5:-1}
     [ "$2" -gt 1 ] && engine=io_uring
     [ "$4" = 0 ] && side="fio buffered"
     bs_psql -Atq -c "SELECT FROM bench_cache_evict('rr_big')" >/dev/null
     # buffered: without fio's POSIX_FADV_RANDOM, as PostgreSQL reads
     out=$(fio --readonly --name=rr --filename="$files" --rw=randread --bs=8k --direct="$4" \
         --fadvise_hint=0 --invalidate=1 --ioengine=$engine --iodepth="$2" \
-        --number_ios="$reads" --randseed="$3" --output-format=json)
+        --number_ios="$((reads / jobs))" --randseed="$3" --numjobs="$jobs" --group_reporting \
+        --output-format=json)
     iops=$(echo "$out" | jq -r '.jobs[0].read.iops')
     bs_psql -Atq -c "INSERT INTO sample VALUES ('$1', '$side', $3, $iops, NULL, NULL)"
 }
@@ -154,13 +162,20 @@ for r in $(seq 1 "$rounds"); do
             bench_cold "cold depth $d" "$d" "$r"
         fi
     done
+    if [ $((r % 2)) -eq 1 ]; then
+        bench_cold "cold $procs procs" 1 "$r" "$procs"
+        fio_cold "cold $procs procs" 1 "$r" 1 "$procs"
+    else
+        fio_cold "cold $procs procs" 1 "$r" 1 "$procs"
+        bench_cold "cold $procs procs" 1 "$r" "$procs"
+    fi
     if [ $((r % 2)) -eq 1 ]; then warm_pair benchstore "$r"; else warm_pair reference "$r"; fi
     printf '.' >&2
 done
 echo >&2
 
 bs_log "results (median of $rounds rounds; ratio = benchstore / reference)"
-bs_psql -q -v io_method="$io_method" -v io_direct="$io_direct" <<'SQL'
+bs_psql -q -v io_method="$io_method" -v io_direct="$io_direct" -v procs="$procs" <<'SQL'
 \pset footer off
 SELECT format('PostgreSQL %s, io_method %s, direct I/O %s, shared_buffers %s, rr_big %s MB, rr_small %s MB',
               current_setting('server_version'), :'io_method', :'io_direct', current_setting('shared_buffers'),
@@ -175,17 +190,19 @@ WITH pair AS (
 SELECT test AS comparison,
        reference || CASE WHEN test = 'cold depth 1' THEN ', psync'
                          WHEN test = 'cold depth 32' THEN ', io_uring 32'
+                         WHEN test LIKE 'cold % procs' THEN ', psync numjobs'
                          ELSE ' (bench_query)' END AS reference,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b_per_s)::numeric, 0) AS benchstore_per_s,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r_per_s)::numeric, 0) AS reference_per_s,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY ratio)::numeric, 3) AS ratio,
        CASE WHEN reference = 'fio buffered' THEN '(as PostgreSQL reads)'
             WHEN test = 'cold depth 1' THEN '>= 0.9' WHEN test = 'cold depth 32' THEN '>= 0.8'
+            WHEN test LIKE 'cold % procs' THEN '(pgio''s sessions)'
             ELSE '>= 1.5' END AS target,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY readahead_mb)::numeric, 1) AS readahead_mb,
        round(percentile_cont(0.5) WITHIN GROUP (ORDER BY page_cache_pct)::numeric, 1) AS page_cache_pct,
        string_agg(round(ratio::numeric, 2)::text, ' ' ORDER BY round) AS ratio_per_round
 FROM pair
 GROUP BY test, reference
-ORDER BY array_position(ARRAY['cold depth 1', 'cold depth 32', 'warm'], test), reference DESC;
+ORDER BY array_position(ARRAY['cold depth 1', 'cold depth 32', 'cold ' || :'procs' || ' procs', 'warm'], test), reference DESC;
 SQL

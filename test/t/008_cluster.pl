@@ -146,6 +146,51 @@ is($nodes[0]->safe_psql('postgres', 'SELECT count(*) FROM bench_run WHERE label 
 is($coord->safe_psql('postgres', 'SELECT count(*) FROM bench_run WHERE label IS NULL'),
 	0, 'record => false: the coordinator recorded nothing');
 
+# --- bench_cluster_randread: each node reads its own table at random
+# through its buffer manager, with workers, and the total sums them.
+@rows = bs_rows($coord, q{
+	SELECT * FROM bench_cluster_randread('bench', 'lineitem', reads => 500, workers => 1,
+										 seed => 7, label => 'tap-rr')});
+is(join(',', map { $_->{node} } @rows), 'p0,p1,p2,total', 'randread: one row per node, then the total');
+%r = by_node(@rows);
+for my $i (0 .. 2)
+{
+	my $row = $r{"p$i"};
+	my $direct = bs_row($nodes[$i], q{
+		SELECT tuples FROM bench_randread('lineitem', reads => 500, seed => 7, record => false)});
+	is($row->{reads}, 500, "randread p$i: reads on that node");
+	is($row->{blocks}, $pages[$i], "randread p$i: blocks are that node's relation size");
+	is($row->{tuples}, $direct->{tuples}, "randread p$i: the blocks that node reads with that seed");
+	is($row->{blks_hit} + $row->{blks_read}, 500, "randread p$i: every read a hit or a read from the OS");
+	ok($row->{workers_launched} <= 1, "randread p$i: workers => 1 reached the node");
+	ok(!defined $row->{skew}, "randread p$i: no skew on a node row");
+}
+$total = $r{total};
+is($total->{reads}, 1500, 'randread total reads = sum of the nodes\'');
+is($total->{blocks}, sum(@pages), 'randread total blocks = sum of the nodes\' relation sizes');
+is($total->{device_reads}, sum(map { $r{"p$_"}{device_reads} } 0 .. 2), 'randread total device reads summed');
+$rate = 1500 / ($total->{elapsed_ms} / 1000);
+ok(abs($total->{reads_per_s} - $rate) <= 0.1 + 1e-6 * $rate,
+	'randread total reads_per_s = summed reads / coordinator wall time');
+@node_rates = map { $r{"p$_"}{reads_per_s} } 0 .. 2;
+is($total->{min_reads_per_s}, min_of(@node_rates), 'randread min_reads_per_s is the slowest node\'s');
+ok(abs($total->{skew} - max_of(@node_rates) / min_of(@node_rates)) < 0.001,
+	'randread skew = max / min of the nodes\' rates');
+@rows = bs_rows($coord,
+	"SELECT node, cache, reads FROM bench_cluster_randread('bench', 'lineitem', reads => 50, cache => 'cold', record => false)");
+is(join(',', map { "$_->{node}:$_->{cache}:$_->{reads}" } @rows),
+	'p0:cold:50,p1:cold:50,p2:cold:50,total:cold:150', 'randread cold on every node');
+$hist = bs_row($coord, q{
+	SELECT count(*) AS rows, min(benchmark) AS benchmark, min(target) AS target,
+		   min(metrics ->> 'reads') AS reads,
+		   (SELECT min(arguments ->> 'seed') FROM bench_run WHERE label = 'tap-rr') AS seed
+	FROM bench_history WHERE label = 'tap-rr'});
+is("$hist->{rows}/$hist->{benchmark}/$hist->{target}/$hist->{reads}/$hist->{seed}",
+	'1/cluster_randread/bench/lineitem/1500/7', 'randread: the coordinator recorded the total');
+is($nodes[1]->safe_psql('postgres',
+		"SELECT count(*) || '/' || min(benchmark) FROM bench_history WHERE label = 'tap-rr'"),
+	'1/randread', 'randread: each node recorded its own run');
+
 # A read-only transaction on the coordinator: the rows, a notice, no total
 # recorded there (the nodes record in their own transactions).
 my ($ret, $out, $err) = $coord->psql('postgres', q{
@@ -254,6 +299,14 @@ like(psql_error($coord, "SELECT * FROM bench_cluster_tablespace_io('bench', size
 	qr/ERROR:  22004: size cannot be null/, 'tablespace_io: a NULL size: 22004');
 like(psql_error($coord, "SELECT * FROM bench_cluster_seqscan('bench', 'lineitem', workers => 65)"),
 	qr/ERROR:  22023: workers must be between 0 and 64/, 'workers out of range: refused before any node runs');
+like(psql_error($coord, "SELECT * FROM bench_cluster_randread('bench', 'lineitem', reads => 0)"),
+	qr/ERROR:  22023: reads must be between 1 and 1000000000/, 'randread: reads out of range: 22023');
+like(psql_error($coord, "SELECT * FROM bench_cluster_randread('bench', 'lineitem', depth => 257)"),
+	qr/ERROR:  22023: depth must be between 1 and 256/, 'randread: depth out of range: 22023');
+like(psql_error($coord, "SELECT * FROM bench_cluster_randread('bench', 'lineitem', seed => NULL)"),
+	qr/ERROR:  22004: seed cannot be null/, 'randread: a NULL seed: 22004');
+like(psql_error($coord, "SELECT * FROM bench_cluster_randread('bench', 'lineitem', cache => 'hot')"),
+	qr/ERROR:  22023: invalid cache "hot"/, 'randread: an unknown cache: 22023');
 # Arguments every node refuses alike are the arguments' error, not a node's.
 my $bad_block = psql_error($coord,
 	"SELECT * FROM bench_cluster_tablespace_io('bench', size => '1MB', block_size => '3kB')");
@@ -266,6 +319,9 @@ $nodes[2]->safe_psql('postgres', 'ALTER TABLE lineitem RENAME TO lineitem_away')
 like(psql_error($coord, "SELECT * FROM bench_cluster_seqscan('bench', 'lineitem')"),
 	qr/ERROR:  42P01: node "p2" of cluster "bench" failed\nDETAIL:  relation "lineitem" does not exist/,
 	'a node without the relation: its error, under its name, with its SQLSTATE');
+like(psql_error($coord, "SELECT * FROM bench_cluster_randread('bench', 'lineitem')"),
+	qr/ERROR:  42P01: node "p2" of cluster "bench" failed\nDETAIL:  relation "lineitem" does not exist/,
+	'randread: a node without the relation, named');
 $nodes[2]->safe_psql('postgres', 'ALTER TABLE lineitem_away RENAME TO lineitem');
 
 # A node without benchstore.
@@ -301,6 +357,9 @@ $coord->safe_psql('postgres', 'GRANT USAGE ON FOREIGN SERVER bench TO bench_user
 like(psql_error($coord, "SET ROLE bench_user; SELECT * FROM bench_cluster_seqscan('bench', 'lineitem')"),
 	qr/ERROR:  42501: node "p1" of cluster "bench" failed\nDETAIL:  permission denied for table lineitem/,
 	'a privilege one node lacks: named, with that node\'s error');
+like(psql_error($coord, "SET ROLE bench_user; SELECT * FROM bench_cluster_randread('bench', 'lineitem', reads => 10)"),
+	qr/ERROR:  42501: node "p1" of cluster "bench" failed\nDETAIL:  permission denied for table lineitem/,
+	'randread: a privilege one node lacks: named, with that node\'s error');
 $nodes[1]->safe_psql('postgres', 'GRANT SELECT ON lineitem TO bench_user');
 is($coord->safe_psql('postgres',
 		"SET ROLE bench_user; SELECT string_agg(node, ',') FROM bench_cluster_seqscan('bench', 'lineitem', label => 'tap-user')"),

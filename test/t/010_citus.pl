@@ -88,6 +88,32 @@ is($coord->safe_psql('postgres',
 		"SELECT count(*) FROM bench_history WHERE label = 'citus-real' AND benchmark = 'cluster_seqscan'"),
 	1, 'the total recorded on the coordinator');
 
+# bench_cluster_randread: each worker reads its shards at random through
+# its buffer manager, its reads shared among them by size.
+@rows = bs_rows($coord, q{
+	SELECT * FROM bench_cluster_randread('citus', 'lineitem', reads => 400, workers => 1,
+										 label => 'citus-rr')});
+is(join(',', map { $_->{node} } @rows), join(',', @names, 'total'),
+	'randread: one row per worker, then the total');
+%r = map { $_->{node} => $_ } @rows;
+for my $n (@names)
+{
+	is($r{$n}{blocks} * $block_size, $bytes_on{$n}, "randread $n: the blocks of its placements");
+	ok($r{$n}{reads} >= 400 && $r{$n}{reads} <= 402,
+		"randread $n: 400 reads shared among its two shards ($r{$n}{reads}, rounded up per shard)");
+	is($r{$n}{blks_hit} + $r{$n}{blks_read}, $r{$n}{reads}, "randread $n: every read a hit or a read from the OS");
+}
+is($r{total}{reads}, $r{$names[0]}{reads} + $r{$names[1]}{reads}, 'randread total reads summed');
+is($r{total}{blocks} * $block_size,
+	$coord->safe_psql('postgres', "SELECT citus_relation_size('lineitem')"),
+	'randread total blocks = citus_relation_size');
+@rows = bs_rows($coord,
+	"SELECT node, cache FROM bench_cluster_randread('citus', 'lineitem', reads => 50, cache => 'cold', record => false)");
+is(join(',', map { $_->{cache} } @rows), 'cold,cold,cold', 'randread cold on every worker');
+is($coord->safe_psql('postgres',
+		"SELECT count(*) FROM bench_history WHERE label = 'citus-rr' AND benchmark = 'cluster_randread'"),
+	1, 'randread: the total recorded on the coordinator');
+
 my ($ret, $out, $err);
 
 # Kept connections: a session's calls run in the same worker backends;

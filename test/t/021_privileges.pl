@@ -60,7 +60,9 @@ is($node->safe_psql('postgres', qq{
 		_bench_cluster_citus_scan_command _bench_cluster_citus_evict_command
 		_bench_cluster_citus_shard_groups _bench_cluster_node_error _bench_cluster_blame_plproxy
 		_bench_cluster_seqscan_rows _bench_cluster_io_rows _bench_cluster_check_label
-		_bench_cluster_record _bench_cluster_seqscan _bench_cluster_tablespace_io)),
+		_bench_cluster_record _bench_cluster_seqscan _bench_cluster_tablespace_io
+		_bench_cluster_randread_plproxy _bench_cluster_citus_randread_command
+		_bench_cluster_randread_rows _bench_cluster_randread)),
 	'the internal functions executable by PUBLIC are exactly the audited ones');
 is($node->safe_psql('postgres', qq{
 	SELECT string_agg(oid::regprocedure::text, ', ') FROM ($ext_funcs) f
