@@ -15,6 +15,7 @@ OBJS = \
 	src/cache.o \
 	src/citus.o \
 	src/citus_pool.o \
+	src/commit.o \
 	src/client.o \
 	src/iostat.o \
 	src/perm.o \
@@ -46,7 +47,7 @@ EXTENSION = benchstore benchstore_cluster
 DATA = benchstore--1.0.sql benchstore--1.0--1.1.sql benchstore--1.1--1.2.sql \
 	benchstore_cluster--1.0.sql benchstore_cluster--1.0--1.1.sql benchstore_cluster--1.1--1.2.sql
 
-REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history advice query tpch series steady svg randread generate_randread readahead_sweep plan_crossover
+REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history advice query tpch series steady svg randread generate_randread readahead_sweep plan_crossover commit
 REGRESS_OPTS = --inputdir=. --outputdir=. --encoding=UTF8
 
 TAP_TESTS = 1

@@ -107,6 +107,7 @@ extern void bs_hist_reset(BsHistogram *h);
 extern void bs_hist_add(BsHistogram *h, uint64 ns);
 extern void bs_hist_merge(BsHistogram *dst, const BsHistogram *src);
 extern double bs_hist_percentile_ns(const BsHistogram *h, double q);
+extern Datum bs_hist_jsonb(const BsHistogram *h);
 
 /* prefault.c: map a relation's shared buffers into this process, untimed */
 extern int64 bs_map_relation_buffers(Relation rel, BlockNumber nblocks);

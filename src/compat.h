@@ -119,6 +119,13 @@
 #define bs_tablespace_aclcheck(spc, role, mode) \
 	pg_tablespace_aclcheck((spc), (role), (mode))
 #endif
+#if PG_VERSION_NUM >= 160000
+#define bs_namespace_aclcheck(nsp, role, mode) \
+	object_aclcheck(NamespaceRelationId, (nsp), (role), (mode))
+#else
+#define bs_namespace_aclcheck(nsp, role, mode) \
+	pg_namespace_aclcheck((nsp), (role), (mode))
+#endif
 
 /* An instr_time in nanoseconds: PG16 made instr_time an int64 of them. */
 #if PG_VERSION_NUM >= 160000

@@ -40,6 +40,8 @@
 #include <sys/resource.h>
 
 #include "benchstore.h"
+#include "lib/stringinfo.h"
+#include "utils/fmgrprotos.h"
 #include "port/pg_bitutils.h"
 #include "storage/fd.h"
 #if PG_VERSION_NUM >= 180000
@@ -323,4 +325,49 @@ bs_hist_percentile_ns(const BsHistogram *h, double q)
 		}
 	}
 	return (double) h->max_ns;
+}
+
+/*
+ * The histogram as JSON for a result column: [[upper bound in µs, count],
+ * ...] for the non-empty bins, four bins to a power of two of
+ * microseconds (bounds 1, 1.19, 1.41, 1.68, 2, ... µs; below 1 µs one
+ * bin).  Each value counts in the bin its histogram bucket starts in.
+ */
+Datum
+bs_hist_jsonb(const BsHistogram *h)
+{
+	StringInfoData buf;
+	uint64		bins[4 * 64 + 1];
+	int			top = -1;
+	bool		first = true;
+
+	memset(bins, 0, sizeof(bins));
+	for (int i = 0; i < BS_HIST_NBUCKETS; i++)
+	{
+		uint64		low;
+		uint64		width;
+		double		us;
+		int			bin = 0;
+
+		if (h->buckets[i] == 0)
+			continue;
+		hist_bucket_range(i, &low, &width);
+		us = (double) low / 1000.0;
+		if (us >= 1.0)
+			bin = Min((int) floor(4.0 * log2(us)) + 1, 4 * 64);
+		bins[bin] += h->buckets[i];
+		top = Max(top, bin);
+	}
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '[');
+	for (int b = 0; b <= top; b++)
+	{
+		if (bins[b] == 0)
+			continue;
+		appendStringInfo(&buf, "%s[%.2f, " UINT64_FORMAT "]", first ? "" : ", ",
+						 bs_round(pow(2.0, b / 4.0), 2), bins[b]);
+		first = false;
+	}
+	appendStringInfoChar(&buf, ']');
+	return DirectFunctionCall1(jsonb_in, CStringGetDatum(buf.data));
 }

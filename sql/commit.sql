@@ -1,0 +1,89 @@
+--
+-- commit: bench_commit (1.2), tiny transactions committed by concurrent
+-- sessions (background workers) through the WAL path.  Timings are never
+-- compared; what is checked is what was committed and written: the
+-- commits add up in the histogram, every commit wrote at least its
+-- payload to the WAL, the run's tables are gone after it, the history,
+-- full-page images after a checkpoint, and every error.
+--
+SET client_encoding = 'UTF8';
+SET benchstore.progress_interval = 0;
+
+-- Two sessions, 300 ms: commits, ordered latencies, the histogram holds
+-- every commit, WAL of at least the payload per commit.
+SELECT sessions, synchronous_commit, tablespace, payload_bytes,
+	   commits > 0 AS committed, commits_per_s > 0 AS rate,
+	   lat_p50_us <= lat_p95_us AND lat_p95_us <= lat_p99_us AND lat_p99_us <= lat_p999_us
+	   AND lat_p999_us <= lat_max_us AS latencies_ordered,
+	   (SELECT sum((b ->> 1)::bigint) FROM jsonb_array_elements(histogram) b) = commits AS histogram_holds_all,
+	   wal_bytes_per_commit >= 100 AS wal_holds_payload, wal_fpi >= 0 AS fpi_counted,
+	   wal_flushes IS NULL OR wal_flushes >= 0 AS flushes_known,
+	   first_fpi_per_commit IS NULL AS no_first_interval
+FROM bench_commit(sessions => 2, duration => '300ms', label => 'commit-two');
+
+-- No run table is left; the run is in the history with its series.
+SELECT count(*) AS tables_left FROM pg_class WHERE relname LIKE '\_bench\_commit\_%';
+SELECT r.benchmark, r.target, r.arguments -> 'sessions' AS sessions,
+	   r.arguments ->> 'synchronous_commit' AS synchronous_commit
+FROM bench_run r WHERE r.label = 'commit-two';
+SELECT count(*) >= 1 AS samples FROM bench_samples('commit-two');
+
+-- A bigger payload writes more WAL per commit.
+SELECT (SELECT wal_bytes_per_commit FROM bench_commit(payload => '4kB', duration => '200ms', record => false))
+	   > (SELECT wal_bytes_per_commit FROM bench_commit(payload => '10 bytes', duration => '200ms', record => false))
+	   + 3000 AS bigger_payload_more_wal;
+
+-- Asynchronous commit; after a checkpoint, the first interval apart.
+SELECT synchronous_commit, commits > 0 AS committed
+FROM bench_commit(duration => '200ms', synchronous_commit => 'off', record => false);
+SELECT first_wal_bytes_per_commit > 0 AS first_measured, steady_wal_bytes_per_commit > 0 AS steady_measured,
+	   first_fpi_per_commit >= 0 AND steady_fpi_per_commit >= 0 AS fpi_measured
+FROM bench_commit(sessions => 2, duration => '600ms', after_checkpoint => true,
+				  sample_interval => '100ms', record => false);
+
+-- Another tablespace.
+SET allow_in_place_tablespaces = on;
+CREATE TABLESPACE commit_ts LOCATION '';
+RESET allow_in_place_tablespaces;
+SELECT tablespace, commits > 0 AS committed
+FROM bench_commit(duration => '200ms', tablespace => 'commit_ts', record => false);
+
+-- A table a crashed run left behind (its creator gone) is dropped by the
+-- next call of its owner; a table of the same name not made by a run is not.
+CREATE TABLE "_bench_commit_999999_0" (id bigint, payload text);
+COMMENT ON TABLE "_bench_commit_999999_0" IS 'benchstore bench_commit run table';
+CREATE TABLE "_bench_commit_999999_1" (id bigint, payload text);
+SELECT commits > 0 AS committed FROM bench_commit(duration => '100ms', record => false);
+SELECT relname FROM pg_class WHERE relname LIKE '\_bench\_commit\_%' ORDER BY relname;
+DROP TABLE "_bench_commit_999999_1";
+
+-- Errors.
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(sessions => 0)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(sessions => 65)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(sessions => NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(duration => '10ms')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(duration => '2h')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(payload => '0')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(payload => '2MB')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(payload => 'lots')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(synchronous_commit => 'maybe')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(after_checkpoint => NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(tablespace => 'no_such_ts')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(sample_interval => '1ms')$$);
+
+-- Rights, checked before any session starts: CREATE in the tablespace
+-- and in the schema; a checkpoint's right for after_checkpoint.
+CREATE ROLE regress_committer;
+GRANT CREATE ON SCHEMA public TO regress_committer;
+SET ROLE regress_committer;
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(tablespace => 'commit_ts', record => false)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(duration => '100ms', after_checkpoint => true, record => false)$$);
+SELECT commits > 0 AS committed, tablespace FROM bench_commit(duration => '100ms', record => false);
+RESET ROLE;
+REVOKE CREATE ON SCHEMA public FROM regress_committer;
+SET ROLE regress_committer;
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(duration => '100ms', record => false)$$);
+RESET ROLE;
+DROP ROLE regress_committer;
+DROP TABLESPACE commit_ts;
+SELECT count(*) AS tables_left FROM pg_class WHERE relname LIKE '\_bench\_commit\_%';
