@@ -588,7 +588,7 @@ typedef struct BsCommitRun
 static void
 run_sessions(BsCommitShared *sh, BsCommitRun *r)
 {
-	/* untimed: r->start the sessions and wait until each is ready */
+	/* untimed: start the sessions and wait until each is ready */
 	for (int i = 0; i < sh->nsessions; i++)
 	{
 		BackgroundWorker worker;
@@ -608,7 +608,7 @@ run_sessions(BsCommitShared *sh, BsCommitRun *r)
 		if (!RegisterDynamicBackgroundWorker(&worker, &r->handles[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-					 errmsg("only %d of %d bench_commit sessions could r->start", i, sh->nsessions),
+					 errmsg("only %d of %d bench_commit sessions could start", i, sh->nsessions),
 					 errdetail("Each session is a background worker; max_worker_processes is %d, and the others are in use by parallel workers, other sessions or extensions.",
 							   max_worker_processes),
 					 errhint("Ask for fewer sessions, or raise max_worker_processes (a restart is needed).")));
@@ -616,7 +616,7 @@ run_sessions(BsCommitShared *sh, BsCommitRun *r)
 		if (WaitForBackgroundWorkerStartup(r->handles[i], &pid) != BGWH_STARTED)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-					 errmsg("bench_commit session %d of %d could not r->start", i + 1, sh->nsessions),
+					 errmsg("bench_commit session %d of %d could not start", i + 1, sh->nsessions),
 					 errhint("More details may be available in the server log.")));
 	}
 	for (int waited_ms = 0;; waited_ms += BS_COMMIT_CHECK_MS)

@@ -1,0 +1,151 @@
+# bench_commit's sessions are background workers: cancel, statement_timeout,
+# the caller's termination and a session's termination stop every session
+# within a second, with their tables gone; a session's error fails the run
+# naming the session and its error; sessions beyond the free background
+# worker slots get a clear error before anything is measured; a NOLOGIN
+# role the caller SET ROLE to runs the sessions as itself.
+use strict;
+use warnings;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time usleep);
+use FindBin;
+use lib "$FindBin::RealBin/../perl";
+use BenchstoreTAP;
+
+my $node = bs_node('commit', 'fsync = on', 'max_worker_processes = 6',
+	'max_parallel_workers = 2');
+
+my $sessions_sql = q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'bench_commit session'};
+my $tables_sql = q{SELECT count(*) FROM pg_class WHERE relname LIKE '\_bench\_commit\_%'};
+
+sub running_pid
+{
+	for (my $i = 0; $i < 10 * $PostgreSQL::Test::Utils::timeout_default; $i++)
+	{
+		my $pid = $node->safe_psql('postgres', q{
+			SELECT pid FROM pg_stat_activity
+			WHERE query LIKE 'SELECT count(*) FROM bench_commit%' AND state = 'active'
+			  AND backend_type = 'client backend'});
+		my $n = $node->safe_psql('postgres', $sessions_sql);
+		return $pid if $pid ne '' && $n > 0;
+		usleep(50_000);
+	}
+	die 'the run did not start';
+}
+
+sub all_gone
+{
+	my ($what, $t0) = @_;
+	ok($node->poll_query_until('postgres', "SELECT ($sessions_sql) = 0 AND ($tables_sql) = 0"),
+		"$what: no session and no run table is left");
+	my $took = time - $t0;
+	cmp_ok($took, '<', 5, "$what: the sessions ended within seconds ($took s)");
+}
+
+my $long = q{bench_commit(sessions => 3, duration => '1h', record => false)};
+
+# statement_timeout
+{
+	my $t0 = time;
+	my ($ret, $stdout, $stderr) = $node->psql('postgres',
+		"SET statement_timeout = '1s'; SELECT count(*) FROM $long");
+	like($stderr, qr/canceling statement due to statement timeout/, 'statement_timeout stops the run');
+	all_gone('statement_timeout', $t0);
+}
+
+# cancel
+{
+	my $bg = $node->background_psql('postgres', on_error_stop => 0);
+	$bg->query_until(qr//, "SELECT count(*) FROM $long;\n");
+	my $pid = running_pid();
+	my $t0 = time;
+	$node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)");
+	all_gone('cancel', $t0);
+	$bg->query('SELECT 1');
+	like($bg->{stderr}, qr/canceling statement due to user request/, 'cancel: the statement was canceled');
+	$bg->quit;
+}
+
+# the caller terminated: its sessions notice within 100 ms and end
+{
+	my $bg = $node->background_psql('postgres', on_error_stop => 0);
+	$bg->query_until(qr//, "SELECT count(*) FROM $long;\n");
+	my $pid = running_pid();
+	my $t0 = time;
+	$node->safe_psql('postgres', "SELECT pg_terminate_backend($pid)");
+	all_gone('caller terminated', $t0);
+	eval { $bg->quit; };
+}
+
+# a session terminated: the run fails, naming it, and the others end
+{
+	my $bg = $node->background_psql('postgres', on_error_stop => 0);
+	$bg->query_until(qr//, "SELECT count(*) FROM $long;\n");
+	running_pid();
+	my $t0 = time;
+	$node->safe_psql('postgres', qq{SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE backend_type = 'bench_commit session' AND application_name = 'bench_commit session 2'});
+	all_gone('a session terminated', $t0);
+	$bg->query('SELECT 1');
+	like($bg->{stderr}, qr/bench_commit session 2 of 3 exited before the run ended/,
+		'a session terminated: the run fails, naming it');
+	$bg->quit;
+}
+
+# a session's own error, here an event trigger refusing its table
+$node->safe_psql('postgres', q{
+	CREATE FUNCTION no_run_tables() RETURNS event_trigger LANGUAGE plpgsql AS $$
+	BEGIN
+		RAISE EXCEPTION 'no tables today' USING ERRCODE = 'check_violation';
+	END $$;
+	CREATE EVENT TRIGGER no_run_tables ON ddl_command_start WHEN TAG IN ('CREATE TABLE')
+		EXECUTE FUNCTION no_run_tables();});
+{
+	my ($ret, $stdout, $stderr) = $node->psql('postgres',
+		"\\set VERBOSITY verbose\nSELECT count(*) FROM bench_commit(sessions => 2, duration => '1s', record => false)");
+	like($stderr, qr/ERROR:  23514: bench_commit session \d of 2 failed\nDETAIL:  no tables today/,
+		"a session's error fails the run with its SQLSTATE, naming the session, its error as detail");
+	ok($node->poll_query_until('postgres', "SELECT ($sessions_sql) = 0 AND ($tables_sql) = 0"),
+		"a session's error: no session and no run table is left");
+}
+$node->safe_psql('postgres', 'DROP EVENT TRIGGER no_run_tables');
+
+# more sessions than background worker slots
+{
+	my ($ret, $stdout, $stderr) = $node->psql('postgres',
+		"\\set VERBOSITY verbose\nSELECT count(*) FROM bench_commit(sessions => 7, duration => '1s', record => false)");
+	like($stderr, qr/ERROR:  53000: 7 sessions need 7 background workers, but max_worker_processes is 6\n.*HINT:  Raise max_worker_processes/s,
+		'sessions over max_worker_processes: 53000 with the numbers and a hint');
+	($ret, $stdout, $stderr) = $node->psql('postgres',
+		"\\set VERBOSITY verbose\nSELECT count(*) FROM bench_commit(sessions => 6, duration => '1s', record => false)");
+	like($stderr, qr/ERROR:  53000: only \d of 6 bench_commit sessions could start\nDETAIL:  .*max_worker_processes is 6.*\nHINT:  Ask for fewer sessions/s,
+		'sessions over the free slots: 53000 with the numbers and a hint');
+	ok($node->poll_query_until('postgres', "SELECT ($sessions_sql) = 0 AND ($tables_sql) = 0"),
+		'sessions over the free slots: those that started are gone with their tables');
+}
+
+# a NOLOGIN role the caller SET ROLE to: the sessions run as it
+$node->safe_psql('postgres', q{
+	CREATE ROLE committer NOLOGIN;
+	GRANT CREATE ON SCHEMA public TO committer;
+	CREATE TABLE seen_owner (owner name);
+	GRANT INSERT ON seen_owner TO committer;
+	CREATE FUNCTION note_owner() RETURNS event_trigger LANGUAGE plpgsql AS $$
+	BEGIN
+		INSERT INTO seen_owner SELECT current_user;
+	END $$;
+	CREATE EVENT TRIGGER note_owner ON ddl_command_end WHEN TAG IN ('CREATE TABLE')
+		EXECUTE FUNCTION note_owner();});
+is($node->safe_psql('postgres', q{
+	SET ROLE committer;
+	SELECT commits > 0 FROM bench_commit(sessions => 2, duration => '300ms', record => false);
+	RESET ROLE;
+	SELECT string_agg(DISTINCT owner, ',') FROM seen_owner;}),
+	"t\ncommitter", 'SET ROLE to a NOLOGIN role: the sessions ran as that role');
+
+unlike(slurp_file($node->logfile), qr/server process .* was terminated by signal/,
+	'no backend crashed');
+$node->stop;
+done_testing();
