@@ -13,12 +13,16 @@
 
 #include <math.h>
 
+#include "access/parallel.h"
 #include "benchstore.h"
 #include "commands/tablespace.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "postmaster/bgworker.h"
+#include "storage/condition_variable.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/wait_event.h"
 
 PG_MODULE_MAGIC;
 
@@ -165,4 +169,41 @@ bs_tablespace_name(Oid spcoid)
 		spcoid = MyDatabaseTableSpace;
 	name = get_tablespace_name(spcoid);
 	return name ? name : psprintf("%u", spcoid);
+}
+
+/*
+ * Untimed, before a parallel run: wait until every
+ * launched worker has said it is ready (counted in *ready, signalled on
+ * cv).  A worker that fails raises its error here; one that exits without
+ * a word (it cannot, short of a crash) is reported rather than waited
+ * for.  what names the run in that message ("scan", "reads").
+ */
+void
+bs_wait_parallel_workers_ready(ParallelContext *pcxt, pg_atomic_uint32 *ready,
+							   ConditionVariable *cv, const char *what)
+{
+	if (pcxt->nworkers_launched == 0)
+		return;
+	WaitForParallelWorkersToAttach(pcxt);
+	ConditionVariablePrepareToSleep(cv);
+	while (pg_atomic_read_u32(ready) < (uint32) pcxt->nworkers_launched)
+	{
+		if (!ConditionVariableTimedSleep(cv, 1000, PG_WAIT_EXTENSION))
+			continue;
+		/* a second without news: has a worker gone? */
+		CHECK_FOR_INTERRUPTS();
+		for (int w = 0; w < pcxt->nworkers_launched; w++)
+		{
+			pid_t		pid;
+
+			if (pcxt->worker[w].bgwhandle != NULL &&
+				GetBackgroundWorkerPid(pcxt->worker[w].bgwhandle, &pid) == BGWH_STOPPED &&
+				pg_atomic_read_u32(ready) < (uint32) pcxt->nworkers_launched)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("parallel worker exited before the %s started", what),
+						 errhint("More details may be available in the server log.")));
+		}
+	}
+	ConditionVariableCancelSleep();
 }

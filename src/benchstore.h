@@ -15,7 +15,9 @@
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "nodes/pg_list.h"
+#include "access/parallel.h"
 #include "port/atomics.h"
+#include "storage/condition_variable.h"
 #include "portability/instr_time.h"
 #include "storage/block.h"
 #include "target.h"
@@ -108,6 +110,12 @@ extern void bs_hist_add(BsHistogram *h, uint64 ns);
 extern void bs_hist_merge(BsHistogram *dst, const BsHistogram *src);
 extern double bs_hist_percentile_ns(const BsHistogram *h, double q);
 extern Datum bs_hist_jsonb(const BsHistogram *h);
+
+/* benchstore.c: a parallel run's workers, ready before its clock starts */
+extern void bs_wait_parallel_workers_ready(ParallelContext *pcxt,
+										   pg_atomic_uint32 *ready,
+										   ConditionVariable *cv,
+										   const char *what);
 
 /* prefault.c: map a relation's shared buffers into this process, untimed */
 extern int64 bs_map_relation_buffers(Relation rel, BlockNumber nblocks);

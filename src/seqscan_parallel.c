@@ -640,32 +640,7 @@ bs_parallel_scan_start(BsParallelScan *ps)
 
 	LaunchParallelWorkers(pcxt);
 	prepare_share(sh);
-	if (pcxt->nworkers_launched == 0)
-		return;
-
-	WaitForParallelWorkersToAttach(pcxt);
-	ConditionVariablePrepareToSleep(&sh->start_cv);
-	while (pg_atomic_read_u32(&sh->ready) < (uint32) pcxt->nworkers_launched)
-	{
-		if (!ConditionVariableTimedSleep(&sh->start_cv, 1000,
-										 PG_WAIT_EXTENSION))
-			continue;
-		/* a second without news: has a worker gone? */
-		CHECK_FOR_INTERRUPTS();
-		for (int w = 0; w < pcxt->nworkers_launched; w++)
-		{
-			pid_t		pid;
-
-			if (pcxt->worker[w].bgwhandle != NULL &&
-				GetBackgroundWorkerPid(pcxt->worker[w].bgwhandle, &pid) == BGWH_STOPPED &&
-				pg_atomic_read_u32(&sh->ready) < (uint32) pcxt->nworkers_launched)
-				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("parallel worker exited before the scan started"),
-						 errhint("More details may be available in the server log.")));
-		}
-	}
-	ConditionVariableCancelSleep();
+	bs_wait_parallel_workers_ready(pcxt, &sh->ready, &sh->start_cv, "scan");
 }
 
 /*
