@@ -16,6 +16,8 @@ OBJS = \
 	src/citus.o \
 	src/citus_pool.o \
 	src/commit.o \
+	src/sessions.o \
+	src/tpcb.o \
 	src/client.o \
 	src/iostat.o \
 	src/perm.o \
@@ -47,7 +49,7 @@ EXTENSION = benchstore benchstore_cluster
 DATA = benchstore--1.0.sql benchstore--1.0--1.1.sql benchstore--1.1--1.2.sql \
 	benchstore_cluster--1.0.sql benchstore_cluster--1.0--1.1.sql benchstore_cluster--1.1--1.2.sql
 
-REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history advice query tpch series steady svg randread generate_randread readahead_sweep plan_crossover commit
+REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history advice query tpch series steady svg randread generate_randread readahead_sweep plan_crossover commit tpcb
 REGRESS_OPTS = --inputdir=. --outputdir=. --encoding=UTF8
 
 TAP_TESTS = 1
@@ -75,7 +77,7 @@ endif
 
 # The objects depend on the shared headers (PGXS tracks no dependencies).
 $(OBJS): src/benchstore.h src/compat.h src/target.h src/seqscan.h src/io_engine.h \
-	src/series.h src/steady.h src/perm.h src/attribution.h
+	src/series.h src/steady.h src/perm.h src/attribution.h src/sessions.h
 
 # The release archive for PGXN (and anyone): META.json's version, built by
 # git archive from the committed tree (HEAD), into dist/.

@@ -3,7 +3,10 @@
 # within a second, with their tables gone; a session's error fails the run
 # naming the session and its error; sessions beyond the free background
 # worker slots get a clear error before anything is measured; a NOLOGIN
-# role the caller SET ROLE to runs the sessions as itself.
+# role the caller SET ROLE to runs the sessions as itself.  bench_tpcb's
+# clients are the same workers: cancel, statement_timeout, the caller's
+# termination and a client's error stop them all, and the transactions in
+# flight are rolled back (TPC-B's balances still add up to its history).
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
@@ -144,6 +147,103 @@ is($node->safe_psql('postgres', q{
 	RESET ROLE;
 	SELECT string_agg(DISTINCT owner, ',') FROM seen_owner;}),
 	"t\ncommitter", 'SET ROLE to a NOLOGIN role: the sessions ran as that role');
+
+# bench_tpcb: the same sessions, as pgbench's clients
+$node->safe_psql('postgres', q{
+	DROP EVENT TRIGGER note_owner;
+	SET client_min_messages = warning;
+	SELECT branches FROM bench_generate_tpcb(scale => 1);});
+my $clients_sql = q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'bench_tpcb client'};
+my $balanced_sql = q{SELECT (SELECT coalesce(sum(delta), 0) FROM pgbench_history) = (SELECT sum(abalance) FROM pgbench_accounts)
+	AND (SELECT coalesce(sum(delta), 0) FROM pgbench_history) = (SELECT sum(tbalance) FROM pgbench_tellers)
+	AND (SELECT coalesce(sum(delta), 0) FROM pgbench_history) = (SELECT sum(bbalance) FROM pgbench_branches)};
+my $long_tpcb = q{bench_tpcb(clients => 3, duration => '1h', record => false)};
+
+sub tpcb_running_pid
+{
+	for (my $i = 0; $i < 10 * $PostgreSQL::Test::Utils::timeout_default; $i++)
+	{
+		my $pid = $node->safe_psql('postgres', q{
+			SELECT pid FROM pg_stat_activity
+			WHERE query LIKE 'SELECT count(*) FROM bench_tpcb%' AND state = 'active'
+			  AND backend_type = 'client backend'});
+		my $n = $node->safe_psql('postgres', $clients_sql);
+		my $h = $node->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history');
+		return $pid if $pid ne '' && $n == 3 && $h > 0;
+		usleep(50_000);
+	}
+	die 'the run did not start';
+}
+
+sub tpcb_all_gone
+{
+	my ($what, $t0) = @_;
+	ok($node->poll_query_until('postgres', "SELECT ($clients_sql) = 0"),
+		"bench_tpcb, $what: no client is left");
+	my $took = time - $t0;
+	cmp_ok($took, '<', 5, "bench_tpcb, $what: the clients ended within seconds ($took s)");
+	is($node->safe_psql('postgres', $balanced_sql), 't',
+		"bench_tpcb, $what: the transactions in flight were rolled back (the balances add up to the history)");
+}
+
+{
+	my $t0 = time;
+	my ($ret, $stdout, $stderr) = $node->psql('postgres',
+		"SET statement_timeout = '1s'; SELECT count(*) FROM $long_tpcb");
+	like($stderr, qr/canceling statement due to statement timeout/, 'bench_tpcb: statement_timeout stops the run');
+	tpcb_all_gone('statement_timeout', $t0);
+}
+{
+	my $bg = $node->background_psql('postgres', on_error_stop => 0);
+	$bg->query_until(qr//, "SELECT count(*) FROM $long_tpcb;\n");
+	my $pid = tpcb_running_pid();
+	my $t0 = time;
+	$node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)");
+	tpcb_all_gone('cancel', $t0);
+	$bg->query('SELECT 1');
+	like($bg->{stderr}, qr/canceling statement due to user request/, 'bench_tpcb, cancel: the statement was canceled');
+	$bg->quit;
+}
+{
+	my $bg = $node->background_psql('postgres', on_error_stop => 0);
+	$bg->query_until(qr//, "SELECT count(*) FROM $long_tpcb;\n");
+	my $pid = tpcb_running_pid();
+	my $t0 = time;
+	$node->safe_psql('postgres', "SELECT pg_terminate_backend($pid)");
+	tpcb_all_gone('caller terminated', $t0);
+	eval { $bg->quit; };
+}
+# a client's error, here a trigger refusing a history row after a while
+$node->safe_psql('postgres', q{
+	CREATE SEQUENCE history_rows;
+	CREATE FUNCTION refuse_late_history() RETURNS trigger LANGUAGE plpgsql AS $$
+	BEGIN
+		IF nextval('history_rows') > 200 THEN
+			RAISE EXCEPTION 'the bank is closed' USING ERRCODE = 'check_violation';
+		END IF;
+		RETURN NEW;
+	END $$;
+	CREATE TRIGGER refuse_late_history BEFORE INSERT ON pgbench_history
+		FOR EACH ROW EXECUTE FUNCTION refuse_late_history();});
+{
+	my ($ret, $stdout, $stderr) = $node->psql('postgres',
+		"\\set VERBOSITY verbose\nSELECT count(*) FROM bench_tpcb(clients => 2, duration => '1h', record => false)");
+	like($stderr, qr/ERROR:  23514: bench_tpcb client \d of 2 failed\nDETAIL:  the bank is closed/,
+		"bench_tpcb: a client's error fails the run with its SQLSTATE, naming the client, its error as detail");
+	ok($node->poll_query_until('postgres', "SELECT ($clients_sql) = 0"),
+		"bench_tpcb, a client's error: no client is left");
+	is($node->safe_psql('postgres', $balanced_sql), 't',
+		"bench_tpcb, a client's error: the failed transactions were rolled back");
+	is($node->safe_psql('postgres', q{SELECT count(*) FROM bench_run WHERE benchmark = 'tpcb'}), '0',
+		'bench_tpcb: no failed run is recorded');
+}
+$node->safe_psql('postgres', 'DROP TRIGGER refuse_late_history ON pgbench_history');
+{
+	my ($ret, $stdout, $stderr) = $node->psql('postgres',
+		"\\set VERBOSITY verbose\nSELECT count(*) FROM bench_tpcb(clients => 7, duration => '1s', record => false)");
+	like($stderr, qr/ERROR:  53000: 7 clients need 7 background workers, but max_worker_processes is 6\n.*HINT:  Raise max_worker_processes/s,
+		'bench_tpcb: clients over max_worker_processes: 53000 with the numbers and a hint');
+}
 
 unlike(slurp_file($node->logfile), qr/server process .* was terminated by signal/,
 	'no backend crashed');

@@ -1,0 +1,122 @@
+--
+-- tpcb: bench_generate_tpcb and bench_tpcb (1.2), pgbench's tables and
+-- its TPC-B-like transaction run by clients inside the server.  Timings
+-- are never compared; what is checked is what the transactions did: the
+-- tables as pgbench -i builds them, TPC-B's invariant (every delta went
+-- into one account, one teller, one branch and one history row), one
+-- history row per transaction counted, the history, and every error.
+--
+SET client_encoding = 'UTF8';
+SET benchstore.progress_interval = 0;
+-- the generator's notice tells its load time, which no test may show
+SET client_min_messages = warning;
+
+-- pgbench's tables at scale 2, in a schema of their own.
+CREATE SCHEMA bank;
+SELECT generated_in, branches, accounts, mb > 0 AS has_size, index_mb > 0 AS has_keys
+FROM bench_generate_tpcb(scale => 2, schema => 'bank');
+SELECT relname, reloptions, (SELECT count(*) FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary) AS pkeys
+FROM pg_class c WHERE relnamespace = 'bank'::regnamespace AND relkind = 'r' ORDER BY relname;
+SELECT (SELECT count(*) FROM bank.pgbench_branches) AS branches,
+	   (SELECT count(*) FROM bank.pgbench_tellers) AS tellers,
+	   (SELECT count(*) FROM bank.pgbench_accounts) AS accounts,
+	   (SELECT count(*) FROM bank.pgbench_history) AS history,
+	   (SELECT max(aid) FROM bank.pgbench_accounts WHERE bid = 2) AS last_account,
+	   (SELECT max(tid) FROM bank.pgbench_tellers WHERE bid = 1) AS last_teller_of_1;
+
+-- Two clients, 400 ms, the schema found on the search_path.
+SET search_path = bank, public;
+CREATE TEMP TABLE run1 AS
+SELECT * FROM bench_tpcb(clients => 2, duration => '400ms', label => 'tpcb-two');
+RESET search_path;
+SELECT clients, scale, schema, tablespace, index_tablespace,
+	   transactions > 0 AS ran, tps > 0 AS rate, tps_with_connect <= tps AS connect_counted,
+	   connect_ms > 0 AS connect_timed,
+	   lat_p50_ms <= lat_p95_ms AND lat_p95_ms <= lat_p99_ms AND lat_p99_ms <= lat_max_ms AS latencies_ordered,
+	   (SELECT sum((b ->> 1)::bigint) FROM jsonb_array_elements(histogram) b) = transactions AS histogram_holds_all,
+	   blks_hit >= 5 * transactions AS buffers_counted,
+	   wal_bytes_per_tx > 0 AS wal_written, checkpoints >= 0 AS checkpoints_counted
+FROM run1;
+-- TPC-B's invariant: each transaction added its delta to one account, one
+-- teller and one branch, and wrote one history row.
+SELECT (SELECT count(*) FROM bank.pgbench_history) = (SELECT transactions FROM run1) AS one_history_row_each,
+	   (SELECT sum(abalance) FROM bank.pgbench_accounts) = (SELECT sum(delta) FROM bank.pgbench_history) AS accounts_balance,
+	   (SELECT sum(tbalance) FROM bank.pgbench_tellers) = (SELECT sum(delta) FROM bank.pgbench_history) AS tellers_balance,
+	   (SELECT sum(bbalance) FROM bank.pgbench_branches) = (SELECT sum(delta) FROM bank.pgbench_history) AS branches_balance,
+	   (SELECT count(DISTINCT bid) FROM bank.pgbench_history) = 2 AS both_branches,
+	   (SELECT bool_and(delta BETWEEN -5000 AND 5000 AND aid BETWEEN 1 AND 200000 AND tid BETWEEN 1 AND 20)
+		FROM bank.pgbench_history) AS pgbench_ranges;
+SELECT r.benchmark, r.target, r.arguments -> 'clients' AS clients, r.arguments -> 'scale' AS scale
+FROM bench_run r WHERE r.label = 'tpcb-two';
+SELECT count(*) >= 1 AS samples FROM bench_samples('tpcb-two');
+
+-- Tables and keys in tablespaces of their own; replaced when asked.
+SET allow_in_place_tablespaces = on;
+CREATE TABLESPACE tpcb_data LOCATION '';
+CREATE TABLESPACE tpcb_index LOCATION '';
+RESET allow_in_place_tablespaces;
+SELECT generated_in, branches FROM bench_generate_tpcb(scale => 1, schema => 'bank', replace => true,
+	tablespace => 'tpcb_data', index_tablespace => 'tpcb_index', fillfactor => 90);
+SELECT c.relname, t.spcname, c.reloptions FROM pg_class c JOIN pg_tablespace t ON t.oid = c.reltablespace
+WHERE c.relnamespace = 'bank'::regnamespace ORDER BY c.relname;
+SELECT scale, tablespace, index_tablespace, transactions > 0 AS ran
+FROM bench_tpcb(clients => 1, duration => '200ms', schema => 'bank', record => false);
+
+-- Generator errors; pgbench's own tables (or anyone's) are never replaced.
+SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(scale => 0)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(scale => 20001)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(scale => NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(fillfactor => 5)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(schema => 'no_such_schema')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(tablespace => 'no_such_ts')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(index_tablespace => 'no_such_ts')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(scale => 1, schema => 'bank')$$);
+CREATE SCHEMA theirs;
+CREATE TABLE theirs.pgbench_accounts (aid int, bid int, abalance int, filler char(84));
+SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(scale => 1, schema => 'theirs', replace => true)$$);
+SELECT count(*) AS kept FROM theirs.pgbench_accounts;
+
+-- bench_tpcb's errors: arguments, tables that are not there or not
+-- pgbench's, no branches, and the rights, checked before any client starts.
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(clients => 0)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(clients => 65)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(clients => NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(duration => '10ms')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(duration => '2h')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(sample_interval => '1ms', schema => 'bank')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb()$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(schema => 'no_such_schema')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(schema => 'theirs')$$);
+CREATE TABLE theirs.pgbench_tellers (tid int, bid int, tbalance int, filler char(84));
+CREATE TABLE theirs.pgbench_branches (bid int, bbalance int, filler char(88));
+CREATE VIEW theirs.pgbench_history AS SELECT 1 AS tid;
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(schema => 'theirs')$$);
+DROP VIEW theirs.pgbench_history;
+CREATE TABLE theirs.pgbench_history (tid int, bid int, aid int, delta int, mtime timestamp, filler char(22));
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(schema => 'theirs')$$);
+ALTER TABLE theirs.pgbench_accounts DROP COLUMN abalance;
+INSERT INTO theirs.pgbench_branches VALUES (1, 0);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(schema => 'theirs')$$);
+DROP SCHEMA theirs CASCADE;
+
+CREATE ROLE regress_teller;
+GRANT USAGE ON SCHEMA bank TO regress_teller;
+GRANT SELECT, UPDATE ON bank.pgbench_accounts, bank.pgbench_tellers, bank.pgbench_branches TO regress_teller;
+SET ROLE regress_teller;
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(clients => 1, schema => 'bank', duration => '100ms', record => false)$$);
+RESET ROLE;
+GRANT INSERT ON bank.pgbench_history TO regress_teller;
+SET ROLE regress_teller;
+SELECT clients, transactions > 0 AS ran
+FROM bench_tpcb(clients => 1, schema => 'bank', duration => '100ms', record => false);
+RESET ROLE;
+REVOKE UPDATE ON bank.pgbench_branches FROM regress_teller;
+SET ROLE regress_teller;
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(clients => 1, schema => 'bank', duration => '100ms', record => false)$$);
+RESET ROLE;
+DROP OWNED BY regress_teller;
+DROP ROLE regress_teller;
+
+DROP SCHEMA bank CASCADE;
+DROP TABLESPACE tpcb_data;
+DROP TABLESPACE tpcb_index;

@@ -1,0 +1,583 @@
+/*-------------------------------------------------------------------------
+ *
+ * sessions.c
+ *	  The concurrent sessions of a run (bench_commit's sessions,
+ *	  bench_tpcb's clients): each a dynamic background worker connected to
+ *	  the caller's database as the caller's session, outer and current
+ *	  user (as a parallel worker restores them), so every right is checked
+ *	  for the role the caller's own statement would be checked for.
+ *
+ * The caller starts the sessions and waits, untimed, until each has set
+ * up (its table, its prepared statements) and said it is ready; with
+ * after_checkpoint it then requests a checkpoint; it starts its clock and
+ * lets them go; at the end of the duration it tells them to stop and
+ * waits, untimed, for each to say it is done (its figures in its slot,
+ * its statistics sent).  A session stops within 100 ms of the caller's
+ * cancel, error or end: it checks a stop flag between transactions and
+ * the caller's process every 100 ms.  A session's error fails the run,
+ * naming the session; one that exits without a word (terminated, crashed)
+ * fails it too.  What a session does is its workload's
+ * (bs_commit_session_run in src/commit.c, bs_tpcb_session_run in
+ * src/tpcb.c).
+ *
+ * src/sessions.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xact.h"
+#include "benchstore.h"
+#include "compat.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/bgwriter.h"
+#include "sessions.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "storage/procarray.h"
+#include "tcop/tcopprot.h"
+#include "utils/float.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/wait_event.h"
+
+PGDLLEXPORT void bench_session_worker(Datum main_arg);
+
+/* ---------------------------------------------------------------------
+ * A session (a dynamic background worker)
+ * ---------------------------------------------------------------------
+ */
+
+/* The table the exit callback drops (bench_commit's), if any. */
+char	   *bs_session_table = NULL;
+
+/* Run one statement through SPI in a transaction of its own. */
+void
+bs_session_run_sql(const char *sql)
+{
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	if (SPI_execute(sql, false, 0) < 0)
+		elog(ERROR, "SPI_execute failed: %s", sql);
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+}
+
+/*
+ * Exit callback: drop the session's table, whatever ended the session (an
+ * error, a termination, the end of the run).  A failure is logged; the
+ * caller's next call drops what is left.
+ */
+static void
+drop_session_table(int code, Datum arg)
+{
+	char	   *sql;
+
+	if (bs_session_table == NULL)
+		return;
+	sql = psprintf("DROP TABLE IF EXISTS %s", bs_session_table);
+	AbortOutOfAnyTransaction();
+	PG_TRY();
+	{
+		bs_session_run_sql(sql);
+	}
+	PG_CATCH();
+	{
+		EmitErrorReport();
+		FlushErrorState();
+		AbortOutOfAnyTransaction();
+	}
+	PG_END_TRY();
+	bs_session_table = NULL;
+}
+
+/* Is the caller still running?  Takes ProcArrayLock: every 100 ms only. */
+static bool
+leader_alive(BsSessionsShared *sh)
+{
+	return BackendPidGetProc(sh->leader_pid) != NULL;
+}
+
+/* Say the session is ready, then wait for the clock (or the caller's end). */
+void
+bs_session_ready_and_wait(BsSessionsShared *sh, BsSessionSlot *slot)
+{
+	slot->pid = MyProcPid;
+	pg_write_barrier();
+	slot->ready = true;
+	ConditionVariableBroadcast(&sh->cv);
+
+	while (pg_atomic_read_u32(&sh->go) == 0 && pg_atomic_read_u32(&sh->stop) == 0)
+	{
+		CHECK_FOR_INTERRUPTS();
+		(void) ConditionVariableTimedSleep(&sh->cv, BS_SESSIONS_CHECK_MS, PG_WAIT_EXTENSION);
+		if (!leader_alive(sh))
+			break;
+	}
+	ConditionVariableCancelSleep();
+}
+
+/*
+ * Between transactions: go on?  Not once told to stop, nor once the
+ * caller is gone (looked for every 100 ms, the clock read every 8
+ * transactions).  Also where interrupts are served.
+ */
+bool
+bs_session_keep_going(BsSessionsShared *sh, BsSessionSlot *slot,
+					  instr_time *last_check)
+{
+	CHECK_FOR_INTERRUPTS();
+	if (pg_atomic_read_u32(&sh->stop) != 0 || pg_atomic_read_u32(&sh->go) == 0)
+		return false;
+	if ((slot->commits & 7) == 0)
+	{
+		instr_time	now;
+
+		INSTR_TIME_SET_CURRENT(now);
+		INSTR_TIME_SUBTRACT(now, *last_check);
+		if (INSTR_TIME_GET_MILLISEC(now) >= BS_SESSIONS_CHECK_MS)
+		{
+			INSTR_TIME_SET_CURRENT(*last_check);
+			if (!leader_alive(sh))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* After a transaction committed: count it and the WAL it wrote. */
+void
+bs_session_count(BsSessionsShared *sh, BsSessionSlot *slot, const WalUsage *before)
+{
+	uint64		bytes = pgWalUsage.wal_bytes - before->wal_bytes;
+	uint64		fpi = pgWalUsage.wal_fpi - before->wal_fpi;
+
+	slot->commits++;
+	slot->wal_records += pgWalUsage.wal_records - before->wal_records;
+	slot->wal_fpi += fpi;
+	slot->wal_bytes += bytes;
+	pg_atomic_fetch_add_u64(&sh->commits, 1);
+	pg_atomic_fetch_add_u64(&sh->wal_bytes, bytes);
+	pg_atomic_fetch_add_u64(&sh->wal_fpi, fpi);
+}
+
+/* Entry point of a session. */
+void
+bench_session_worker(Datum main_arg)
+{
+	dsm_segment *seg;
+	BsSessionsShared *sh;
+	BsSessionSlot *slot;
+	int			n;
+
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("benchstore session could not map its shared memory")));
+	sh = dsm_segment_address(seg);
+	memcpy(&n, MyBgworkerEntry->bgw_extra, sizeof(int));
+	slot = &sh->slots[n];
+
+	/*
+	 * Connect as the role that logged in (a role the caller SET ROLE to may
+	 * not log in), then become the caller's session, outer and current
+	 * user, as a parallel worker does.
+	 */
+	BackgroundWorkerInitializeConnectionByOid(sh->dboid, sh->authenticated_user_id, 0);
+	SetSessionAuthorization(sh->session_user_id, sh->session_user_is_superuser);
+	SetCurrentRoleId(sh->outer_user_id, sh->outer_user_is_superuser);
+	SetUserIdAndSecContext(sh->current_user_id, sh->sec_context);
+	pgstat_report_appname(psprintf("%s %d", sh->what, n + 1));
+	before_shmem_exit(drop_session_table, (Datum) 0);
+
+	PG_TRY();
+	{
+		if (sh->time_wal_io)
+			(void) set_config_option("track_wal_io_timing", "on",
+									 PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SET,
+									 true, 0, false);
+		if (sh->workload == BS_WORKLOAD_TPCB)
+			bs_tpcb_session_run(sh, slot, n);
+		else
+			bs_commit_session_run(sh, slot, n);
+		/* the session's statistics reach the server before it says done */
+		pgstat_report_stat(true);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(TopMemoryContext);
+		edata = CopyErrorData();
+		FlushErrorState();
+		strlcpy(slot->error, edata->message ? edata->message : "(no message)",
+				sizeof(slot->error));
+		slot->sqlerrcode = edata->sqlerrcode;
+		pg_write_barrier();
+		slot->failed = true;
+		AbortOutOfAnyTransaction();
+	}
+	PG_END_TRY();
+
+	drop_session_table(0, (Datum) 0);
+	pg_write_barrier();
+	slot->done = true;
+	ConditionVariableBroadcast(&sh->cv);
+	dsm_detach(seg);
+	proc_exit(0);
+}
+
+/* ---------------------------------------------------------------------
+ * The caller
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * More sessions than max_worker_processes can never start: refused before
+ * anything does.  noun: "session", "client".
+ */
+void
+bs_sessions_check_workers(const char *noun, int nsessions)
+{
+	if (nsessions > max_worker_processes)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("%d %ss need %d background workers, but max_worker_processes is %d",
+						nsessions, noun, nsessions, max_worker_processes),
+				 errdetail("Each %s is a background worker, as are parallel workers and some extensions' processes.",
+						   noun),
+				 errhint("Raise max_worker_processes (a restart is needed), or ask for fewer %ss.",
+						 noun)));
+}
+
+/* A sentence appended to a run's notes. */
+void
+bs_sessions_add_note(StringInfo notes, const char *sentence)
+{
+	if (notes->len > 0)
+		appendStringInfoChar(notes, ' ');
+	appendStringInfoString(notes, sentence);
+}
+
+/* The server's WAL flushes and their time, from its statistics. */
+void
+bs_sessions_read_wal_flushes(BsWalFlushes *f)
+{
+	const char *sql;
+
+#if PG_VERSION_NUM >= 180000
+	sql = "SELECT sum(fsyncs)::float8, sum(fsync_time)::float8 FROM pg_catalog.pg_stat_io "
+		"WHERE object = 'wal'";
+#else
+	sql = "SELECT wal_sync::float8, wal_sync_time::float8 FROM pg_catalog.pg_stat_wal";
+#endif
+	memset(f, 0, sizeof(*f));
+	SPI_connect();
+	if (SPI_execute("SELECT pg_catalog.pg_stat_clear_snapshot()", true, 0) == SPI_OK_SELECT &&
+		SPI_execute(sql, true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+	{
+		bool		isnull;
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+		if (!isnull)
+		{
+			f->known = true;
+			f->flushes = DatumGetFloat8(d);
+			d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
+			f->flush_ms = isnull ? get_float8_nan() : DatumGetFloat8(d);
+		}
+	}
+	SPI_finish();
+}
+
+/*
+ * The shared memory of a run of nsessions, with the caller's identity;
+ * the workload's own fields are the caller's to fill before
+ * bs_sessions_execute.
+ */
+BsSessionsRun *
+bs_sessions_create(BsWorkload workload, const char *what, const char *noun,
+				   int nsessions)
+{
+	BsSessionsRun *r = palloc0(sizeof(BsSessionsRun));
+	BsSessionsShared *sh;
+	Size		size;
+
+	size = add_size(offsetof(BsSessionsShared, slots),
+					mul_size(sizeof(BsSessionSlot), nsessions));
+	r->seg = dsm_create(size, 0);
+	sh = dsm_segment_address(r->seg);
+	memset(sh, 0, size);
+	sh->workload = workload;
+	strlcpy(sh->what, what, sizeof(sh->what));
+	strlcpy(sh->noun, noun, sizeof(sh->noun));
+	sh->dboid = MyDatabaseId;
+	sh->authenticated_user_id = GetAuthenticatedUserId();
+	sh->session_user_id = GetSessionUserId();
+	sh->session_user_is_superuser = GetSessionUserIsSuperuser();
+	sh->outer_user_id = GetCurrentRoleId();
+	if (!OidIsValid(sh->outer_user_id))
+		sh->outer_user_id = sh->session_user_id;
+	sh->outer_user_is_superuser = superuser_arg(sh->outer_user_id);
+	GetUserIdAndSecContext(&sh->current_user_id, &sh->sec_context);
+	sh->leader_pid = MyProcPid;
+	sh->nsessions = nsessions;
+	sh->time_wal_io = superuser();
+	sh->track_latency = bs_track_latency;
+	pg_atomic_init_u32(&sh->go, 0);
+	pg_atomic_init_u32(&sh->stop, 0);
+	pg_atomic_init_u64(&sh->commits, 0);
+	pg_atomic_init_u64(&sh->wal_bytes, 0);
+	pg_atomic_init_u64(&sh->wal_fpi, 0);
+	ConditionVariableInit(&sh->cv);
+	for (int i = 0; i < nsessions; i++)
+		bs_hist_reset(&sh->slots[i].hist);
+	r->sh = sh;
+	r->handles = palloc0(sizeof(BackgroundWorkerHandle *) * nsessions);
+	return r;
+}
+
+/* Stop every session and wait (at most a few seconds) for them to end. */
+static void
+stop_sessions(BsSessionsShared *sh, BackgroundWorkerHandle **handles, int nstarted)
+{
+	pg_atomic_write_u32(&sh->stop, 1);
+	ConditionVariableBroadcast(&sh->cv);
+	for (int i = 0; i < nstarted; i++)
+	{
+		pid_t		pid;
+
+		for (int waited = 0; waited < 5000; waited += 10)
+		{
+			if (GetBackgroundWorkerPid(handles[i], &pid) == BGWH_STOPPED)
+				break;
+			if (waited == 1000)
+				TerminateBackgroundWorker(handles[i]);
+			pg_usleep(10000);
+		}
+	}
+}
+
+/* A session's error, raised under its name. */
+static void
+raise_session_error(BsSessionsShared *sh, int n)
+{
+	BsSessionSlot *slot = &sh->slots[n];
+
+	pg_read_barrier();
+	ereport(ERROR,
+			(errcode(slot->sqlerrcode ? slot->sqlerrcode : ERRCODE_INTERNAL_ERROR),
+			 errmsg("%s %d of %d failed", sh->what, n + 1, sh->nsessions),
+			 errdetail("%s", slot->error)));
+}
+
+/*
+ * Look at every session: a failed one raises its error, one that ended
+ * without saying so (terminated, crashed) fails the run.  Returns how many
+ * are ready, and sets *done to how many are done.
+ */
+static int
+check_sessions(BsSessionsShared *sh, BackgroundWorkerHandle **handles, int *done)
+{
+	int			ready = 0;
+
+	*done = 0;
+	for (int i = 0; i < sh->nsessions; i++)
+	{
+		BsSessionSlot *slot = &sh->slots[i];
+		pid_t		pid;
+		bool		stopped = GetBackgroundWorkerPid(handles[i], &pid) == BGWH_STOPPED;
+
+		pg_read_barrier();
+		if (slot->failed)
+			raise_session_error(sh, i);
+		if (slot->done)
+			(*done)++;
+		else if (stopped)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("%s %d of %d exited before the run ended",
+							sh->what, i + 1, sh->nsessions),
+					 errhint("It was terminated, or failed without a word: more details may be available in the server log.")));
+		if (slot->ready)
+			ready++;
+	}
+	return ready;
+}
+
+/* The time series' counts: transactions so far, and the WAL they wrote. */
+static void
+sessions_sample_counts(void *arg, BsSampleCounts *c)
+{
+	BsSessionsShared *sh = (BsSessionsShared *) arg;
+
+	memset(c, 0, sizeof(*c));
+	INSTR_TIME_SET_CURRENT(c->now);
+	c->ops = pg_atomic_read_u64(&sh->commits);
+	c->bytes = pg_atomic_read_u64(&sh->wal_bytes);
+	c->have_split = true;
+	c->write_bytes = c->bytes;
+}
+
+/*
+ * The run, from the sessions' start to their end: untimed start, the
+ * timed run, untimed end.  Everything it measures goes into r.
+ */
+static void
+run_sessions(BsSessionsRun *r)
+{
+	BsSessionsShared *sh = r->sh;
+	instr_time	connect_start;
+	instr_time	connect_end;
+
+	/* untimed: start the sessions and wait until each is ready */
+	INSTR_TIME_SET_CURRENT(connect_start);
+	for (int i = 0; i < sh->nsessions; i++)
+	{
+		BackgroundWorker worker;
+		pid_t		pid;
+
+		memset(&worker, 0, sizeof(worker));
+		worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+		worker.bgw_start_time = BgWorkerStart_ConsistentState;
+		worker.bgw_restart_time = BGW_NEVER_RESTART;
+		snprintf(worker.bgw_library_name, BGW_MAXLEN, "benchstore");
+		snprintf(worker.bgw_function_name, BGW_MAXLEN, "bench_session_worker");
+		snprintf(worker.bgw_name, BGW_MAXLEN, "%s %d", sh->what, i + 1);
+		snprintf(worker.bgw_type, BGW_MAXLEN, "%s", sh->what);
+		worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(r->seg));
+		worker.bgw_notify_pid = MyProcPid;
+		memcpy(worker.bgw_extra, &i, sizeof(int));
+		if (!RegisterDynamicBackgroundWorker(&worker, &r->handles[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+					 errmsg("only %d of %d %ss could start", i, sh->nsessions, sh->what),
+					 errdetail("Each %s is a background worker; max_worker_processes is %d, and the others are in use by parallel workers, other runs or extensions.",
+							   sh->noun, max_worker_processes),
+					 errhint("Ask for fewer %ss, or raise max_worker_processes (a restart is needed).",
+							 sh->noun)));
+		r->nstarted++;
+		if (WaitForBackgroundWorkerStartup(r->handles[i], &pid) != BGWH_STARTED)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+					 errmsg("%s %d of %d could not start", sh->what, i + 1, sh->nsessions),
+					 errhint("More details may be available in the server log.")));
+	}
+	for (int waited_ms = 0;; waited_ms += BS_SESSIONS_CHECK_MS)
+	{
+		int			done;
+		int			ready = check_sessions(sh, r->handles, &done);
+
+		if (ready == sh->nsessions)
+			break;
+		if (waited_ms > BS_SESSIONS_START_S * 1000)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("%ss were not ready after %d s", sh->what, BS_SESSIONS_START_S)));
+		CHECK_FOR_INTERRUPTS();
+		(void) ConditionVariableTimedSleep(&sh->cv, BS_SESSIONS_CHECK_MS, PG_WAIT_EXTENSION);
+	}
+	ConditionVariableCancelSleep();
+	INSTR_TIME_SET_CURRENT(connect_end);
+	INSTR_TIME_SUBTRACT(connect_end, connect_start);
+	r->connect_ms = INSTR_TIME_GET_MILLISEC(connect_end);
+
+	if (r->after_checkpoint)
+		RequestCheckpoint(BS_CHECKPOINT_NOW | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
+	bs_sessions_read_wal_flushes(&r->flushes_before);
+
+	/* timed */
+	bs_series_init(&r->series);
+	r->first_us = r->sample_interval_us > 0 ? r->sample_interval_us : USECS_PER_SEC;
+	INSTR_TIME_SET_CURRENT(r->start);
+	bs_sampler_begin(&r->sampler, r->sample_interval_us, sessions_sample_counts, sh,
+					 &r->series, sh->workload == BS_WORKLOAD_TPCB ? "tpcb" : "commit");
+	pg_atomic_write_u32(&sh->go, 1);
+	ConditionVariableBroadcast(&sh->cv);
+	for (;;)
+	{
+		instr_time	now;
+		int64		since_us;
+		int64		left_us;
+		int			done;
+
+		CHECK_FOR_INTERRUPTS();
+		INSTR_TIME_SET_CURRENT(now);
+		bs_sampler_check(&r->sampler, now);
+		INSTR_TIME_SUBTRACT(now, r->start);
+		since_us = INSTR_TIME_GET_MICROSEC(now);
+		if (!r->first_taken && since_us >= r->first_us)
+		{
+			r->first_commits = pg_atomic_read_u64(&sh->commits);
+			r->first_wal_bytes = pg_atomic_read_u64(&sh->wal_bytes);
+			r->first_fpi = pg_atomic_read_u64(&sh->wal_fpi);
+			r->first_taken = true;
+		}
+		(void) check_sessions(sh, r->handles, &done);
+		if (done > 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("a %s ended before the run did", sh->what),
+					 errhint("Its caller could not be found: more details may be available in the server log.")));
+		left_us = r->duration_us - since_us;
+		if (left_us <= 0)
+			break;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 Max(1, Min(left_us, (int64) 10000) / 1000),
+						 PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+	pg_atomic_write_u32(&sh->stop, 1);
+	ConditionVariableBroadcast(&sh->cv);
+	INSTR_TIME_SET_CURRENT(r->elapsed);
+	INSTR_TIME_SUBTRACT(r->elapsed, r->start);
+	r->elapsed_ms = INSTR_TIME_GET_MILLISEC(r->elapsed);
+
+	/* untimed: the sessions end, their tables dropped, their statistics sent */
+	for (;;)
+	{
+		int			done;
+
+		(void) check_sessions(sh, r->handles, &done);
+		if (done == sh->nsessions)
+			break;
+		CHECK_FOR_INTERRUPTS();
+		(void) ConditionVariableTimedSleep(&sh->cv, BS_SESSIONS_CHECK_MS, PG_WAIT_EXTENSION);
+	}
+	ConditionVariableCancelSleep();
+	bs_sampler_end(&r->sampler);
+}
+
+/*
+ * Run the sessions; on any error (a cancel, a timeout, a session's) stop
+ * every one of them before the error goes on.  The server's WAL flushes
+ * are read on both sides of the timed run.
+ */
+void
+bs_sessions_execute(BsSessionsRun *r)
+{
+	PG_TRY();
+	{
+		run_sessions(r);
+	}
+	PG_CATCH();
+	{
+		HOLD_INTERRUPTS();
+		stop_sessions(r->sh, r->handles, r->nstarted);
+		RESUME_INTERRUPTS();
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	stop_sessions(r->sh, r->handles, r->nstarted);
+	bs_sessions_read_wal_flushes(&r->flushes_after);
+}
