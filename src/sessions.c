@@ -81,8 +81,10 @@ drop_session_table(int code, Datum arg)
 
 	if (bs_session_table == NULL)
 		return;
-	sql = psprintf("DROP TABLE IF EXISTS %s", bs_session_table);
+	/* the aborted transaction's memory goes: build the statement after it */
 	AbortOutOfAnyTransaction();
+	MemoryContextSwitchTo(TopMemoryContext);
+	sql = psprintf("DROP TABLE IF EXISTS %s", bs_session_table);
 	PG_TRY();
 	{
 		bs_session_run_sql(sql);
