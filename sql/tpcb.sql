@@ -62,6 +62,17 @@ WHERE c.relnamespace = 'bank'::regnamespace ORDER BY c.relname;
 SELECT scale, tablespace, index_tablespace, transactions > 0 AS ran
 FROM bench_tpcb(clients => 1, duration => '200ms', schema => 'bank', record => false);
 
+-- The caller's snapshot is given up while the clients run only where
+-- nothing can read with it afterwards; otherwise it is held, and a note
+-- says so: in a transaction block, or under a query that reads a table.
+SELECT position('snapshot' IN coalesce(notes, '')) = 0 AS snapshot_given_up
+FROM bench_tpcb(clients => 1, duration => '200ms', schema => 'bank', record => false);
+BEGIN;
+SELECT notes FROM bench_tpcb(clients => 1, duration => '200ms', schema => 'bank', record => false);
+COMMIT;
+SELECT t.notes FROM bench_tpcb(clients => 1, duration => '200ms', schema => 'bank', record => false) t
+JOIN pg_namespace n ON n.nspname = t.schema;
+
 -- Generator errors; pgbench's own tables (or anyone's) are never replaced.
 SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(scale => 0)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(scale => 20001)$$);

@@ -27,6 +27,9 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "nodes/execnodes.h"
+#include "optimizer/optimizer.h"
+#include "nodes/plannodes.h"
 #include "benchstore.h"
 #include "compat.h"
 #include "executor/spi.h"
@@ -39,9 +42,11 @@
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "storage/procarray.h"
+#include "tcop/pquery.h"
 #include "tcop/tcopprot.h"
 #include "utils/float.h"
 #include "utils/memutils.h"
+#include "utils/portal.h"
 #include "utils/snapmgr.h"
 #include "utils/wait_event.h"
 
@@ -260,6 +265,72 @@ bs_sessions_check_workers(const char *noun, int nsessions)
 						   noun),
 				 errhint("Raise max_worker_processes (a restart is needed), or ask for fewer %ss.",
 						 noun)));
+}
+
+/*
+ * Stop the caller's statement from holding back the pruning of the
+ * sessions' old row versions while they run.
+ *
+ * A statement holds a snapshot for as long as it runs, and the backend's
+ * xmin keeps every row version deleted after it from being pruned.  For
+ * bench_tpcb that is every update of pgbench_branches and pgbench_tellers
+ * during the run: their few rows grow long update chains that each
+ * transaction walks (about six times pgbench's buffer hits per
+ * transaction on this project's machine), a workload pgbench, whose
+ * client holds no snapshot, never sees.
+ *
+ * May the caller's xmin be given up?  Only where nothing can read with
+ * the statement's snapshot afterwards: READ COMMITTED (each later
+ * statement takes a new snapshot), outside a transaction block (no cursor
+ * of an earlier statement is open), no transaction id assigned, and the
+ * statement a plain SELECT over this one function call whose snapshot is
+ * the active one: no other relation, no subquery, and no function but
+ * immutable ones (which cannot read a table) in its output list and
+ * qualification.  run_sessions gives it up once the sessions are ready,
+ * after the last catalog access before the run, and drops the catalog
+ * snapshot with it; a later catalog or SPI access takes a fresh snapshot,
+ * as GetSnapshotData does whenever the backend has no xmin.  Where this
+ * returns false nothing changes, and the caller says so in its notes.
+ *
+ * The statement's own snapshot stays registered until the executor ends;
+ * when the active snapshot is popped after the function returns, the
+ * backend's xmin briefly goes back to it.  Nothing reads with it then, and
+ * an xmin older than the horizon only makes others keep more.
+ */
+bool
+bs_sessions_may_release_xmin(FunctionCallInfo fcinfo)
+{
+	Portal		portal = ActivePortal;
+	QueryDesc  *qd;
+	PlannedStmt *pstmt;
+	FunctionScan *scan;
+	RangeTblFunction *rtfunc;
+
+	if (XactIsoLevel != XACT_READ_COMMITTED || IsTransactionBlock() ||
+		TransactionIdIsValid(GetTopTransactionIdIfAny()))
+		return false;
+	if (portal == NULL || portal->strategy != PORTAL_ONE_SELECT ||
+		portal->queryDesc == NULL || !ActiveSnapshotSet() ||
+		GetActiveSnapshot() != portal->queryDesc->snapshot)
+		return false;
+	qd = portal->queryDesc;
+	pstmt = qd->plannedstmt;
+	if (pstmt == NULL || pstmt->commandType != CMD_SELECT ||
+		pstmt->subplans != NIL || list_length(pstmt->rtable) != 1 ||
+		pstmt->planTree == NULL || !IsA(pstmt->planTree, FunctionScan))
+		return false;
+	scan = (FunctionScan *) pstmt->planTree;
+	if (scan->scan.plan.initPlan != NIL || scan->scan.plan.lefttree != NULL ||
+		list_length(scan->functions) != 1 ||
+		contain_mutable_functions((Node *) scan->scan.plan.qual) ||
+		contain_mutable_functions((Node *) scan->scan.plan.targetlist))
+		return false;
+	rtfunc = linitial_node(RangeTblFunction, scan->functions);
+	if (rtfunc->funcexpr == NULL || !IsA(rtfunc->funcexpr, FuncExpr) ||
+		((FuncExpr *) rtfunc->funcexpr)->funcid != fcinfo->flinfo->fn_oid)
+		return false;
+
+	return true;
 }
 
 /* A sentence appended to a run's notes. */
@@ -497,6 +568,18 @@ run_sessions(BsSessionsRun *r)
 	if (r->after_checkpoint)
 		RequestCheckpoint(BS_CHECKPOINT_NOW | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
 	bs_sessions_read_wal_flushes(&r->flushes_before);
+
+	/*
+	 * Give up the caller's xmin where bs_sessions_may_release_xmin allowed
+	 * it, now that no catalog access is left before the run ends (a catalog
+	 * snapshot taken while no transaction had completed since the
+	 * statement's own would bring that xmin back).
+	 */
+	if (r->release_xmin)
+	{
+		InvalidateCatalogSnapshot();
+		MyProc->xmin = InvalidTransactionId;
+	}
 
 	/* timed */
 	bs_series_init(&r->series);

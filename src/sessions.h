@@ -124,6 +124,7 @@ typedef struct BsSessionsRun
 	uint64		first_commits;
 	uint64		first_wal_bytes;
 	uint64		first_fpi;
+	bool		release_xmin;	/* give up the caller's xmin at the start */
 } BsSessionsRun;
 
 /* the caller */
@@ -133,6 +134,7 @@ extern void bs_sessions_execute(BsSessionsRun *r);
 extern void bs_sessions_check_workers(const char *noun, int nsessions);
 extern void bs_sessions_read_wal_flushes(BsWalFlushes *f);
 extern void bs_sessions_add_note(StringInfo notes, const char *sentence);
+extern bool bs_sessions_may_release_xmin(FunctionCallInfo fcinfo);
 
 /* a session */
 extern char *bs_session_table;	/* dropped when the session exits, if set */

@@ -165,7 +165,7 @@ sub tpcb_running_pid
 	{
 		my $pid = $node->safe_psql('postgres', q{
 			SELECT pid FROM pg_stat_activity
-			WHERE query LIKE 'SELECT count(*) FROM bench_tpcb%' AND state = 'active'
+			WHERE query LIKE 'SELECT % FROM bench_tpcb%' AND state = 'active' AND pid <> pg_backend_pid()
 			  AND backend_type = 'client backend'});
 		my $n = $node->safe_psql('postgres', $clients_sql);
 		my $h = $node->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history');
@@ -195,8 +195,12 @@ sub tpcb_all_gone
 }
 {
 	my $bg = $node->background_psql('postgres', on_error_stop => 0);
-	$bg->query_until(qr//, "SELECT count(*) FROM $long_tpcb;\n");
+	$bg->query_until(qr//, "SELECT * FROM $long_tpcb;\n");
 	my $pid = tpcb_running_pid();
+	# A plain SELECT * FROM bench_tpcb(...) gives up its xmin while the
+	# clients run, so their old row versions can be pruned as under pgbench.
+	is($node->safe_psql('postgres', "SELECT backend_xmin IS NULL FROM pg_stat_activity WHERE pid = $pid"), 't',
+		'bench_tpcb alone: the caller holds no xmin while the clients run');
 	my $t0 = time;
 	$node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)");
 	tpcb_all_gone('cancel', $t0);
@@ -208,6 +212,9 @@ sub tpcb_all_gone
 	my $bg = $node->background_psql('postgres', on_error_stop => 0);
 	$bg->query_until(qr//, "SELECT count(*) FROM $long_tpcb;\n");
 	my $pid = tpcb_running_pid();
+	# Under an aggregate the statement's snapshot could still be read: kept.
+	is($node->safe_psql('postgres', "SELECT backend_xmin IS NOT NULL FROM pg_stat_activity WHERE pid = $pid"), 't',
+		'bench_tpcb under an aggregate: the caller keeps its xmin');
 	my $t0 = time;
 	$node->safe_psql('postgres', "SELECT pg_terminate_backend($pid)");
 	tpcb_all_gone('caller terminated', $t0);
