@@ -131,11 +131,11 @@ FROM bench_run WHERE benchmark IN ('pgbench', 'fio') ORDER BY run_id;
 SELECT * FROM expect_error($$SELECT bench_record('seqscan', 't', '{"mb_per_s": 1}')$$);
 -- every name benchstore's C functions record is reserved
 SELECT b AS benchmark, e.err_code, e.message
-FROM unnest('{seqscan,tablespace_io,tablespaces_io,query}'::text[]) b,
+FROM unnest('{seqscan,tablespace_io,tablespaces_io,query,randread,commit,tpcb}'::text[]) b,
 	 LATERAL expect_error(format($q$SELECT bench_record(%L, 't', '{"mb_per_s": 1}')$q$, b)) e;
 -- the cluster totals' names, where benchstore_cluster is not installed
 SELECT b AS benchmark, e.err_code, e.message, e.detail
-FROM unnest('{cluster_seqscan,cluster_tablespace_io}'::text[]) b,
+FROM unnest('{cluster_seqscan,cluster_tablespace_io,cluster_randread,cluster_tpcb}'::text[]) b,
 	 LATERAL expect_error(format($q$SELECT bench_record(%L, 't', '{"mb_per_s": 1}')$q$, b)) e;
 SELECT * FROM expect_error($$SELECT bench_record('', 't', '{"tps": 1}')$$);
 SELECT * FROM expect_error($$SELECT bench_record(NULL, 't', '{"tps": 1}')$$);

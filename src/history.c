@@ -77,12 +77,13 @@ static void claim_label(struct BsRun *run);
  * benchstore_cluster, see below and the README).
  */
 static const char *const builtin_benchmarks[] = {
-	"seqscan", "tablespace_io", "tablespaces_io", "query"
+	"seqscan", "tablespace_io", "tablespaces_io", "query", "randread", "commit",
+	"tpcb"
 };
 
 /* The names benchstore_cluster records its totals under (bench_record). */
 static const char *const cluster_benchmarks[] = {
-	"cluster_seqscan", "cluster_tablespace_io"
+	"cluster_seqscan", "cluster_tablespace_io", "cluster_randread", "cluster_tpcb"
 };
 
 /*
