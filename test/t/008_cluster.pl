@@ -191,6 +191,45 @@ is($nodes[1]->safe_psql('postgres',
 		"SELECT count(*) || '/' || min(benchmark) FROM bench_history WHERE label = 'tap-rr'"),
 	'1/randread', 'randread: each node recorded its own run');
 
+# --- bench_cluster_tpcb: each node runs pgbench's TPC-B-like transaction
+# on its own pgbench tables with its own clients, all at once.
+$_->safe_psql('postgres', q{
+	SET client_min_messages = warning;
+	SELECT branches FROM bench_generate_tpcb(scale => 1);
+	VACUUM ANALYZE pgbench_branches, pgbench_tellers, pgbench_accounts;}) for @nodes;
+@rows = bs_rows($coord, q{
+	SELECT * FROM bench_cluster_tpcb('bench', clients => 2, duration => '500ms', label => 'tap-tpcb')});
+is(join(',', map { $_->{node} } @rows), 'p0,p1,p2,total', 'tpcb: one row per node, then the total');
+%r = by_node(@rows);
+for my $i (0 .. 2)
+{
+	my $row = $r{"p$i"};
+	is("$row->{clients}/$row->{scale}/$row->{schema}", '2/1/public', "tpcb p$i: that node's clients and tables");
+	cmp_ok($row->{transactions}, '>', 0, "tpcb p$i: transactions committed");
+	ok(!defined $row->{notes},
+		"tpcb p$i: the node ran bench_tpcb alone, its snapshot given up (notes: " . ($row->{notes} // 'none') . ')');
+	is($nodes[$i]->safe_psql('postgres', q{
+		SELECT (SELECT sum(delta) FROM pgbench_history) = (SELECT sum(abalance) FROM pgbench_accounts)
+		   AND (SELECT count(*) FROM pgbench_history) > 0}),
+		't', "tpcb p$i: the node's own tables took the transactions (history matches balances)");
+}
+$total = $r{total};
+is($total->{transactions}, sum(map { $r{"p$_"}{transactions} } 0 .. 2), 'tpcb total transactions summed');
+is("$total->{clients}/$total->{scale}", '6/3', 'tpcb total clients and scale summed');
+ok(abs($total->{tps} - sum(map { $r{"p$_"}{tps} } 0 .. 2)) <= 0.1, 'tpcb total tps = sum of the nodes\'');
+my @node_tps = map { $r{"p$_"}{tps} } 0 .. 2;
+ok(abs($total->{skew} - max_of(@node_tps) / min_of(@node_tps)) < 0.001, 'tpcb skew = max / min of the nodes\' tps');
+cmp_ok($total->{elapsed_ms}, '>=', 500, 'tpcb total elapsed: the coordinator\'s wall time of the fan-out');
+$hist = bs_row($coord, q{
+	SELECT count(*) AS rows, min(benchmark) AS benchmark, min(target) AS target,
+		   min(metrics ->> 'transactions') AS transactions
+	FROM bench_history WHERE label = 'tap-tpcb'});
+is("$hist->{rows}/$hist->{benchmark}/$hist->{target}/$hist->{transactions}",
+	"1/cluster_tpcb/bench/public.pgbench_accounts/$total->{transactions}", 'tpcb: the coordinator recorded the total');
+is($nodes[2]->safe_psql('postgres',
+		"SELECT count(*) || '/' || min(benchmark) FROM bench_history WHERE label = 'tap-tpcb'"),
+	'1/tpcb', 'tpcb: each node recorded its own run');
+
 # A read-only transaction on the coordinator: the rows, a notice, no total
 # recorded there (the nodes record in their own transactions).
 my ($ret, $out, $err) = $coord->psql('postgres', q{
@@ -323,6 +362,17 @@ like(psql_error($coord, "SELECT * FROM bench_cluster_randread('bench', 'lineitem
 	qr/ERROR:  42P01: node "p2" of cluster "bench" failed\nDETAIL:  relation "lineitem" does not exist/,
 	'randread: a node without the relation, named');
 $nodes[2]->safe_psql('postgres', 'ALTER TABLE lineitem_away RENAME TO lineitem');
+$nodes[1]->safe_psql('postgres', 'ALTER TABLE pgbench_history RENAME TO pgbench_history_away');
+my $t0 = time;
+like(psql_error($coord, "SELECT * FROM bench_cluster_tpcb('bench', clients => 1, duration => '30s')"),
+	qr/ERROR:  42P01: node "p1" of cluster "bench" failed\nDETAIL:  relation "public.pgbench_history" does not exist/,
+	'tpcb: a node without pgbench\'s tables, named, with its SQLSTATE');
+cmp_ok(time - $t0, '<', 25, 'tpcb: the failed fan-out did not wait for the other nodes\' full duration');
+$nodes[1]->safe_psql('postgres', 'ALTER TABLE pgbench_history_away RENAME TO pgbench_history');
+like(psql_error($coord, "SELECT * FROM bench_cluster_tpcb('bench', clients => 65)"),
+	qr/ERROR:  22023: clients must be between 1 and 64/, 'tpcb: clients out of range: refused before any node runs');
+like(psql_error($coord, "SELECT * FROM bench_cluster_tpcb('bench', duration => NULL)"),
+	qr/ERROR:  22004: duration cannot be null/, 'tpcb: a NULL duration: 22004');
 
 # A node without benchstore.
 $nodes[1]->safe_psql('postgres', 'DROP EXTENSION benchstore');

@@ -114,6 +114,42 @@ is($coord->safe_psql('postgres',
 		"SELECT count(*) FROM bench_history WHERE label = 'citus-rr' AND benchmark = 'cluster_randread'"),
 	1, 'randread: the total recorded on the coordinator');
 
+# bench_cluster_tpcb: each worker runs pgbench's TPC-B-like transaction
+# on pgbench tables of its own (local tables, generated on each worker),
+# all at once, through the kept connections and through Citus's dispatch.
+$_->safe_psql('postgres', q{
+	SET client_min_messages = warning;
+	SELECT branches FROM bench_generate_tpcb(scale => 1);
+	VACUUM ANALYZE pgbench_branches, pgbench_tellers, pgbench_accounts;}) for @workers;
+for my $how ('keep', 'new')
+{
+	$coord->safe_psql('postgres', "ALTER DATABASE postgres SET benchstore_cluster.citus_connections = '$how'");
+	@rows = bs_rows($coord, qq{
+		SELECT * FROM bench_cluster_tpcb('citus', clients => 2, duration => '300ms', label => 'citus-tpcb-$how')});
+	is(join(',', map { $_->{node} } @rows), join(',', @names, 'total'),
+		"tpcb ($how): one row per worker, then the total");
+	%r = map { $_->{node} => $_ } @rows;
+	for my $n (@names)
+	{
+		is("$r{$n}{clients}/$r{$n}{scale}", '2/1', "tpcb ($how) $n: that worker's clients and scale");
+		cmp_ok($r{$n}{transactions}, '>', 0, "tpcb ($how) $n: transactions committed");
+		ok(!defined $r{$n}{notes}, "tpcb ($how) $n: no note (" . ($r{$n}{notes} // 'none') . ')');
+	}
+	is($r{total}{transactions}, $r{$names[0]}{transactions} + $r{$names[1]}{transactions},
+		"tpcb ($how): total transactions summed");
+	is($coord->safe_psql('postgres',
+			"SELECT count(*) || '/' || min(benchmark) FROM bench_history WHERE label = 'citus-tpcb-$how'"),
+		'1/cluster_tpcb', "tpcb ($how): the total recorded on the coordinator");
+}
+$coord->safe_psql('postgres', 'ALTER DATABASE postgres RESET benchstore_cluster.citus_connections');
+for my $w (@workers)
+{
+	is($w->safe_psql('postgres', q{
+		SELECT (SELECT sum(delta) FROM pgbench_history) = (SELECT sum(abalance) FROM pgbench_accounts)
+		   AND (SELECT count(*) FROM bench_history WHERE benchmark = 'tpcb') = 2}),
+		't', 'tpcb: each worker\'s own tables took the transactions, and it recorded its two runs');
+}
+
 my ($ret, $out, $err);
 
 # Kept connections: a session's calls run in the same worker backends;

@@ -62,7 +62,9 @@ is($node->safe_psql('postgres', qq{
 		_bench_cluster_seqscan_rows _bench_cluster_io_rows _bench_cluster_check_label
 		_bench_cluster_record _bench_cluster_seqscan _bench_cluster_tablespace_io
 		_bench_cluster_randread_plproxy _bench_cluster_citus_randread_command
-		_bench_cluster_randread_rows _bench_cluster_randread)),
+		_bench_cluster_randread_rows _bench_cluster_randread
+		_bench_cluster_tpcb_plproxy _bench_cluster_citus_tpcb_command
+		_bench_cluster_tpcb_rows _bench_cluster_tpcb)),
 	'the internal functions executable by PUBLIC are exactly the audited ones');
 is($node->safe_psql('postgres', qq{
 	SELECT string_agg(oid::regprocedure::text, ', ') FROM ($ext_funcs) f
