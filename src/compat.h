@@ -111,6 +111,17 @@
 #define BS_SYNC_METHOD_OPEN_DSYNC	SYNC_METHOD_OPEN_DSYNC
 #endif
 
+/*
+ * Whether the session user is a superuser, as SetSessionAuthorization
+ * takes it: PG16 removed GetSessionUserIsSuperuser (17 has it again), so
+ * there the role's own attribute is read.
+ */
+#if PG_VERSION_NUM >= 160000 && PG_VERSION_NUM < 170000
+#define bs_session_user_is_superuser() superuser_arg(GetSessionUserId())
+#else
+#define bs_session_user_is_superuser() GetSessionUserIsSuperuser()
+#endif
+
 /* PG16 replaced the per-object aclcheck functions with object_aclcheck. */
 #if PG_VERSION_NUM >= 160000
 #define bs_tablespace_aclcheck(spc, role, mode) \

@@ -397,7 +397,7 @@ bs_sessions_create(BsWorkload workload, const char *what, const char *noun,
 	sh->dboid = MyDatabaseId;
 	sh->authenticated_user_id = GetAuthenticatedUserId();
 	sh->session_user_id = GetSessionUserId();
-	sh->session_user_is_superuser = GetSessionUserIsSuperuser();
+	sh->session_user_is_superuser = bs_session_user_is_superuser();
 	sh->outer_user_id = GetCurrentRoleId();
 	if (!OidIsValid(sh->outer_user_id))
 		sh->outer_user_id = sh->session_user_id;
