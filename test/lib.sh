@@ -379,10 +379,12 @@ bs_loop_rig_stop() {
 }
 
 bs_stop_cluster() {
-    bs_loop_rig_stop
+    # the server first: its files in tablespaces on the rig keep those
+    # filesystems busy, and they could not be unmounted
     if [ -n "${BS_TMP:-}" ] && [ -d "$BS_TMP/data" ]; then
         bs_as_pg "$PG_BIN/pg_ctl" -D "$BS_TMP/data" -m fast -w stop >/dev/null 2>&1 || true
     fi
+    bs_loop_rig_stop
     [ -n "${BS_TMP:-}" ] && rm -rf "$BS_TMP"
     BS_TMP=
 }
