@@ -5,9 +5,9 @@
 # the raw storage rate, tablespace I/O), then run the classic session (Q19
 # and Q2 through bench_query, warm and cold, on two tablespaces, compared),
 # then compare two configurations (shared_buffers 128MB and 16MB) with
-# labelled runs and pgbench.  On PostgreSQL 18 it also compares cold scans
-# and a query under each io_method (sync, worker, io_uring).  The cluster is
-# removed on exit.
+# labelled runs and bench_tpcb (pgbench's transaction, inside the server).
+# On PostgreSQL 18 it also compares cold scans and a query under each
+# io_method (sync, worker, io_uring).  The cluster is removed on exit.
 #
 #   bash test/demo.sh [scale]       default 0.05: 300,000 lineitem rows, about 45 MB
 #   PG_MAJOR=18 bash test/demo.sh   the same on PostgreSQL 18 (built from ../shared/vendor)
@@ -74,35 +74,31 @@ if [ "$PG_MAJOR" -ge 18 ]; then
     bs_psql -e -f test/sample/io_method_compare.sql
 fi
 
-# Comparing configurations: the same labelled runs and three pgbench runs,
-# recorded with bench_record, under shared_buffers = 128MB and then 16MB.
-pgbench_record() {
-    local label=$1 out tps lat
+# Comparing configurations: the same labelled runs and three bench_tpcb
+# runs (pgbench's TPC-B-like transaction, inside the server, recorded under
+# the label), under shared_buffers = 128MB and then 16MB.
+tpcb_record() {
+    local label=$1
     for _ in 1 2 3; do
-        out=$(bs_as_pg "$PG_BIN/pgbench" -n -T 5 -c 2 -j 2 2>&1)
-        tps=$(sed -n 's/^tps = \([0-9.]*\) .*/\1/p' <<<"$out")
-        lat=$(sed -n 's/^latency average = \([0-9.]*\) ms$/\1/p' <<<"$out")
-        bs_psql -q -v label="$label" -v tps="$tps" -v lat="$lat" <<'SQL'
-SELECT bench_record('pgbench', 'pg_default',
-                    jsonb_build_object('tps', :tps, 'latency_avg_ms', :lat),
-                    :'label', '{"clients": 2, "threads": 2, "duration_s": 5, "scale": 1}')
-       IS NOT NULL AS recorded \gset
+        bs_psql -qAt -v label="$label" >/dev/null <<'SQL'
+SELECT tps FROM bench_tpcb(clients => 2, duration => '5s', label => :'label');
 SQL
     done
 }
 
-bs_log "comparing configurations: pgbench tables, then labelled runs with shared_buffers = 128MB"
-bs_as_pg "$PG_BIN/pgbench" -i -s 1 -q >/dev/null 2>&1
+bs_log "comparing configurations: pgbench's tables, then labelled runs with shared_buffers = 128MB"
+bs_psql -q -c "SET client_min_messages = warning" -c "SELECT * FROM bench_generate_tpcb(scale => 1)" >/dev/null
+bs_psql -q -c "VACUUM ANALYZE pgbench_branches, pgbench_tellers, pgbench_accounts, pgbench_history"
 bs_psql -q -c "ALTER SYSTEM SET shared_buffers = '128MB'"
 bs_restart_cluster
 bs_psql -q -v label=sb128MB < test/sample/labelled_runs.sql >/dev/null
-pgbench_record sb128MB
+tpcb_record sb128MB
 
 bs_log "the same with shared_buffers = 16MB"
 bs_psql -q -c "ALTER SYSTEM SET shared_buffers = '16MB'"
 bs_restart_cluster
 bs_psql -q -v label=sb16MB < test/sample/labelled_runs.sql >/dev/null
-pgbench_record sb16MB
+tpcb_record sb16MB
 
 bs_log "comparing and charting the two configurations"
 bs_psql -e < test/sample/compare.sql
