@@ -400,11 +400,13 @@ $$;
 COMMENT ON FUNCTION _bench_cluster_randread_rows(text[], _bench_cluster_randread_node[], integer, float8, text) IS
 'internal: the node rows and the total row of one cluster random-read run';
 
--- The blame knows bench_randread's fan-out (1.2).
+-- The blame knows bench_randread's and bench_tpcb's fan-outs (1.2).  For
+-- bench_tpcb a node is tried again for 100 ms only: its own checks
+-- (tables, rights, worker slots) all come before its clients start.
 CREATE OR REPLACE FUNCTION _bench_cluster_blame_plproxy(
 	cluster name,
 	nodes text[],
-	kind text,						-- 'ping', 'evict', 'seqscan', 'randread' or 'tablespace_io'
+	kind text,						-- 'ping', 'evict', 'seqscan', 'randread', 'tpcb' or 'tablespace_io'
 	relation text,
 	tablespace name,
 	args jsonb,						-- the other arguments of the failed call
@@ -421,6 +423,7 @@ DECLARE
 	fn text := CASE kind WHEN 'evict' THEN 'bench_cache_evict'
 						 WHEN 'tablespace_io' THEN 'bench_tablespace_io'
 						 WHEN 'randread' THEN 'bench_randread'
+						 WHEN 'tpcb' THEN 'bench_tpcb'
 						 ELSE 'bench_seqscan' END;
 	probe record;
 	st text;
@@ -477,6 +480,10 @@ BEGIN
 				PERFORM FROM @extschema@._bench_cluster_seqscan_plproxy(cluster, ARRAY[i], relation,
 						args ->> 'mode', args ->> 'cache', args ->> 'label', false,
 						(args ->> 'workers')::integer);
+			ELSIF kind = 'tpcb' THEN
+				PERFORM FROM @extschema@._bench_cluster_tpcb_plproxy(cluster, ARRAY[i],
+						(args ->> 'clients')::integer, '100ms'::pg_catalog.interval,
+						(args ->> 'schema')::pg_catalog.name, NULL::pg_catalog.text, false);
 			ELSIF kind = 'randread' THEN
 				PERFORM FROM @extschema@._bench_cluster_randread_plproxy(cluster, ARRAY[i], relation,
 						(args ->> 'reads')::bigint, args ->> 'cache', (args ->> 'depth')::integer,
@@ -994,117 +1001,6 @@ $$;
 
 COMMENT ON FUNCTION _bench_cluster_tpcb_rows(text[], _bench_cluster_tpcb_node[], float8) IS
 'internal: the node rows and the total row of one cluster TPC-B run';
-
--- The blame knows bench_tpcb's fan-out too (1.2).  A node is tried again
--- for 100 ms only: bench_tpcb's own checks (tables, rights, worker slots)
--- all come before its clients start.
-CREATE OR REPLACE FUNCTION _bench_cluster_blame_plproxy(
-	cluster name,
-	nodes text[],
-	kind text,						-- 'ping', 'evict', 'seqscan', 'randread', 'tpcb' or 'tablespace_io'
-	relation text,
-	tablespace name,
-	args jsonb,						-- the other arguments of the failed call
-	e_state text,					-- the fan-out's error: SQLSTATE,
-	e_message text,					-- message,
-	e_hint text						-- and hint
-)
-RETURNS void
-LANGUAGE plpgsql VOLATILE
-SET search_path = pg_catalog, pg_temp
-SET client_min_messages = warning	-- PL/Proxy's notices about dropped connections
-AS $$
-DECLARE
-	fn text := CASE kind WHEN 'evict' THEN 'bench_cache_evict'
-						 WHEN 'tablespace_io' THEN 'bench_tablespace_io'
-						 WHEN 'randread' THEN 'bench_randread'
-						 WHEN 'tpcb' THEN 'bench_tpcb'
-						 ELSE 'bench_seqscan' END;
-	probe record;
-	st text;
-	msg text;
-	det text;
-	hnt text;
-	remote text[];
-BEGIN
-	-- A cancel, statement_timeout, or an error of the coordinator itself
-	-- (not a node's, not a connection's): raised as it is.
-	IF e_state = '57014' OR
-	   (e_message !~ '^\S+\(\d+\): \[[^]]*\] REMOTE [^:]+: ' AND
-		e_message !~ '^PL/Proxy function \S+\(\d+\): \[[^]]*\] PQ\w+: ') THEN
-		RETURN;
-	END IF;
-	-- An argument every node refuses alike (a data exception, class 22,
-	-- from the same benchstore): the arguments' error, not a node's.
-	remote := regexp_match(e_message, '^\S+\(\d+\): \[[^]]*\] REMOTE [^:]+: (.*)$', 's');
-	IF remote IS NOT NULL AND left(e_state, 2) = '22' THEN
-		RAISE EXCEPTION '%', remote[1]
-			USING ERRCODE = e_state,
-				  HINT = coalesce(nullif(regexp_replace(e_hint, '^Remote hint: ', ''), ''),
-								  'The nodes refused the arguments.');
-	END IF;
-
-	FOR i IN 0 .. cardinality(nodes) - 1 LOOP
-		BEGIN
-			SELECT * INTO probe
-			FROM @extschema@._bench_cluster_probe_plproxy(cluster, ARRAY[i], fn,
-											  CASE WHEN kind IN ('evict', 'seqscan', 'randread') THEN relation END,
-											  CASE WHEN kind = 'tablespace_io' THEN tablespace END);
-		EXCEPTION WHEN OTHERS THEN
-			GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
-									det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
-			IF NOT @extschema@._bench_cluster_node_error(cluster, nodes[i + 1], st, msg, det, hnt) THEN
-				RETURN;
-			END IF;
-		END;
-		IF NOT probe.can_execute THEN
-			RAISE EXCEPTION 'node "%" of cluster "%" failed', nodes[i + 1], cluster
-				USING ERRCODE = 'insufficient_privilege',
-					  DETAIL = format('permission denied for function %s', fn);
-		END IF;
-	END LOOP;
-
-	IF kind = 'ping' THEN
-		RETURN;
-	END IF;
-	FOR i IN 0 .. cardinality(nodes) - 1 LOOP
-		BEGIN
-			IF kind = 'evict' THEN
-				PERFORM FROM @extschema@._bench_cluster_evict_plproxy(cluster, ARRAY[i], relation);
-			ELSIF kind = 'seqscan' THEN
-				PERFORM FROM @extschema@._bench_cluster_seqscan_plproxy(cluster, ARRAY[i], relation,
-						args ->> 'mode', args ->> 'cache', args ->> 'label', false,
-						(args ->> 'workers')::integer);
-			ELSIF kind = 'tpcb' THEN
-				PERFORM FROM @extschema@._bench_cluster_tpcb_plproxy(cluster, ARRAY[i],
-						(args ->> 'clients')::integer, '100ms'::pg_catalog.interval,
-						(args ->> 'schema')::pg_catalog.name, NULL::pg_catalog.text, false);
-			ELSIF kind = 'randread' THEN
-				PERFORM FROM @extschema@._bench_cluster_randread_plproxy(cluster, ARRAY[i], relation,
-						(args ->> 'reads')::bigint, args ->> 'cache', (args ->> 'depth')::integer,
-						(args ->> 'workers')::integer, args ->> 'label', false,
-						(args ->> 'seed')::bigint);
-			ELSE
-				PERFORM FROM @extschema@._bench_cluster_io_plproxy(cluster, ARRAY[i], tablespace,
-						args ->> 'size', args ->> 'block_size',
-						ARRAY(SELECT jsonb_array_elements_text(args -> 'tests')),
-						(args ->> 'streams')::integer, (args ->> 'direct')::boolean,
-						(args ->> 'duration')::interval, args ->> 'label', false,
-						coalesce((args ->> 'iodepth')::integer, 1));
-			END IF;
-		EXCEPTION WHEN OTHERS THEN
-			GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
-									det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
-			IF NOT @extschema@._bench_cluster_node_error(cluster, nodes[i + 1], st, msg, det, hnt) THEN
-				RETURN;
-			END IF;
-		END;
-	END LOOP;
-END;
-$$;
-
-COMMENT ON FUNCTION _bench_cluster_blame_plproxy(name, text[], text, text, name, jsonb, text, text, text) IS
-'internal: find the node whose failure failed a PL/Proxy fan-out and raise its error under its name';
 
 CREATE FUNCTION _bench_cluster_tpcb(
 	p_cluster name,
