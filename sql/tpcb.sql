@@ -72,6 +72,19 @@ SELECT notes FROM bench_tpcb(clients => 1, duration => '200ms', schema => 'bank'
 COMMIT;
 SELECT t.notes FROM bench_tpcb(clients => 1, duration => '200ms', schema => 'bank', record => false) t
 JOIN pg_namespace n ON n.nspname = t.schema;
+-- A PL/pgSQL cursor loop over it, inside a query that reads a table: the
+-- outer query's snapshot is registered too, and kept.
+CREATE FUNCTION tpcb_in_loop() RETURNS text LANGUAGE plpgsql AS $$
+DECLARE r record;
+BEGIN
+	FOR r IN SELECT * FROM bench_tpcb(clients => 1, duration => '200ms', schema => 'bank', record => false) LOOP
+		RETURN r.notes;
+	END LOOP;
+END $$;
+SELECT position('snapshot' IN tpcb_in_loop()) > 0 AS snapshot_kept FROM bank.pgbench_branches LIMIT 1;
+ALTER FUNCTION tpcb_in_loop() STABLE;
+SELECT position('snapshot' IN tpcb_in_loop()) > 0 AS snapshot_kept FROM bank.pgbench_branches LIMIT 1;
+DROP FUNCTION tpcb_in_loop();
 
 -- Generator errors; pgbench's own tables (or anyone's) are never replaced.
 SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(scale => 0)$$);

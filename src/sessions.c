@@ -26,9 +26,11 @@
  */
 #include "postgres.h"
 
+#include "access/transam.h"
 #include "access/xact.h"
+#include "catalog/pg_proc.h"
 #include "nodes/execnodes.h"
-#include "optimizer/optimizer.h"
+#include "nodes/nodeFuncs.h"
 #include "nodes/plannodes.h"
 #include "benchstore.h"
 #include "compat.h"
@@ -45,6 +47,7 @@
 #include "tcop/pquery.h"
 #include "tcop/tcopprot.h"
 #include "utils/float.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/portal.h"
 #include "utils/snapmgr.h"
@@ -267,6 +270,31 @@ bs_sessions_check_workers(const char *noun, int nsessions)
 						 noun)));
 }
 
+/* A function that cannot read a table: an immutable built-in. */
+static bool
+not_builtin_immutable(Oid funcid, void *context)
+{
+	return funcid >= FirstGenbkiObjectId ||
+		func_volatile(funcid) != PROVOLATILE_IMMUTABLE;
+}
+
+/*
+ * Could evaluating this expression read a table?  Any function but an
+ * immutable built-in could, and so could a domain's check or a subplan.
+ */
+static bool
+could_read_tables(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, CoerceToDomain) || IsA(node, SubPlan) ||
+		IsA(node, AlternativeSubPlan))
+		return true;
+	if (check_functions_in_node(node, not_builtin_immutable, context))
+		return true;
+	return expression_tree_walker(node, could_read_tables, context);
+}
+
 /*
  * Stop the caller's statement from holding back the pruning of the
  * sessions' old row versions while they run.
@@ -281,21 +309,21 @@ bs_sessions_check_workers(const char *noun, int nsessions)
  *
  * May the caller's xmin be given up?  Only where nothing can read with
  * the statement's snapshot afterwards: READ COMMITTED (each later
- * statement takes a new snapshot), outside a transaction block (no cursor
- * of an earlier statement is open), no transaction id assigned, and the
- * statement a plain SELECT over this one function call whose snapshot is
- * the active one: no other relation, no subquery, and no function but
- * immutable ones (which cannot read a table) in its output list and
- * qualification.  run_sessions gives it up once the sessions are ready,
- * after the last catalog access before the run, and drops the catalog
- * snapshot with it; a later catalog or SPI access takes a fresh snapshot,
- * as GetSnapshotData does whenever the backend has no xmin.  Where this
- * returns false nothing changes, and the caller says so in its notes.
- *
- * The statement's own snapshot stays registered until the executor ends;
- * when the active snapshot is popped after the function returns, the
- * backend's xmin briefly goes back to it.  Nothing reads with it then, and
- * an xmin older than the horizon only makes others keep more.
+ * statement takes a new snapshot), outside a transaction block, no
+ * transaction id assigned, and the statement a plain SELECT over this
+ * one function call, made by the function scan itself, whose snapshot is
+ * the active one: no other relation, no subquery, and nothing in its
+ * output list or qualification that could read a table (only immutable
+ * built-in functions).  run_sessions gives it up once the sessions are
+ * ready, after the last catalog access before the run: it drops the
+ * catalog snapshot, and then requires that no other snapshot is
+ * registered (a cursor's, or an earlier portal's, as the extended
+ * protocol can bind one before this statement runs) and that the active
+ * snapshot is pushed once (not shared with an outer query, as a PL/pgSQL
+ * cursor loop over this function shares it).  A later catalog or SPI
+ * access takes a fresh snapshot, as GetSnapshotData does whenever the
+ * backend has no xmin.  Where any condition fails nothing changes, and
+ * the caller says so in its notes.
  */
 bool
 bs_sessions_may_release_xmin(FunctionCallInfo fcinfo)
@@ -322,12 +350,19 @@ bs_sessions_may_release_xmin(FunctionCallInfo fcinfo)
 	scan = (FunctionScan *) pstmt->planTree;
 	if (scan->scan.plan.initPlan != NIL || scan->scan.plan.lefttree != NULL ||
 		list_length(scan->functions) != 1 ||
-		contain_mutable_functions((Node *) scan->scan.plan.qual) ||
-		contain_mutable_functions((Node *) scan->scan.plan.targetlist))
+		could_read_tables((Node *) scan->scan.plan.qual, NULL) ||
+		could_read_tables((Node *) scan->scan.plan.targetlist, NULL))
 		return false;
+
+	/*
+	 * This call must be that function scan's own, not one nested in an
+	 * argument's evaluation (a STABLE function's SPI reuses the outer
+	 * snapshot and portal): the executor set fn_expr to the plan's node.
+	 */
 	rtfunc = linitial_node(RangeTblFunction, scan->functions);
 	if (rtfunc->funcexpr == NULL || !IsA(rtfunc->funcexpr, FuncExpr) ||
-		((FuncExpr *) rtfunc->funcexpr)->funcid != fcinfo->flinfo->fn_oid)
+		((FuncExpr *) rtfunc->funcexpr)->funcid != fcinfo->flinfo->fn_oid ||
+		fcinfo->flinfo->fn_expr != rtfunc->funcexpr)
 		return false;
 
 	return true;
@@ -578,7 +613,11 @@ run_sessions(BsSessionsRun *r)
 	if (r->release_xmin)
 	{
 		InvalidateCatalogSnapshot();
-		MyProc->xmin = InvalidTransactionId;
+		if (ThereAreNoPriorRegisteredSnapshots() &&
+			GetActiveSnapshot()->active_count == 1)
+			MyProc->xmin = InvalidTransactionId;
+		else
+			r->release_xmin = false;
 	}
 
 	/* timed */

@@ -444,9 +444,9 @@ bench_tpcb(PG_FUNCTION_ARGS)
 	checkpoints_before = checkpoints_so_far();
 	bs_client_watch_begin(&client);
 	r->release_xmin = bs_sessions_may_release_xmin(fcinfo);
+	bs_sessions_execute(r);
 	if (!r->release_xmin)
 		bs_sessions_add_note(&notes, "The caller's snapshot was held during the run (in a transaction block, above READ COMMITTED, or in a query that could read with it), so the clients' old row versions could not be pruned, as under any long transaction; SELECT * FROM bench_tpcb(...) alone gives it up.");
-	bs_sessions_execute(r);
 	bs_client_watch_end(&client);
 	checkpoints_after = checkpoints_so_far();
 
