@@ -410,6 +410,15 @@ like(psql_error($coord, "SET ROLE bench_user; SELECT * FROM bench_cluster_seqsca
 like(psql_error($coord, "SET ROLE bench_user; SELECT * FROM bench_cluster_randread('bench', 'lineitem', reads => 10)"),
 	qr/ERROR:  42501: node "p1" of cluster "bench" failed\nDETAIL:  permission denied for table lineitem/,
 	'randread: a privilege one node lacks: named, with that node\'s error');
+# bench_tpcb's rights, granted on every node but p1: that node named.
+$nodes[$_]->safe_psql('postgres', q{
+	GRANT SELECT, UPDATE ON pgbench_accounts, pgbench_tellers, pgbench_branches TO bench_user;
+	GRANT INSERT ON pgbench_history TO bench_user;}) for (0, 2);
+like(psql_error($coord, "SET ROLE bench_user; SELECT * FROM bench_cluster_tpcb('bench', clients => 1, duration => '200ms')"),
+	qr/ERROR:  42501: node "p1" of cluster "bench" failed\nDETAIL:  permission denied for table pgbench_\w+/,
+	'tpcb: a role without the rights on one node\'s pgbench tables: that node named, 42501');
+is($coord->safe_psql('postgres', q{SELECT count(*) FROM bench_run WHERE benchmark = 'cluster_tpcb' AND recorded_by = 'bench_user'}),
+	'0', 'tpcb: the failed fan-out recorded no total on the coordinator');
 $nodes[1]->safe_psql('postgres', 'GRANT SELECT ON lineitem TO bench_user');
 is($coord->safe_psql('postgres',
 		"SET ROLE bench_user; SELECT string_agg(node, ',') FROM bench_cluster_seqscan('bench', 'lineitem', label => 'tap-user')"),
