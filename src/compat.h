@@ -122,6 +122,20 @@
 #define bs_session_user_is_superuser() GetSessionUserIsSuperuser()
 #endif
 
+/*
+ * expression_tree_walker: before 16 its walker is an unprototyped "bool
+ * (*) ()", which C23 reads as taking no arguments (and clang's strict
+ * function-cast warning refuses a direct cast to it, hence through void
+ * *); 16 made it a macro that casts the walker itself.
+ */
+#if PG_VERSION_NUM < 160000
+#define bs_expression_tree_walker(node, walker, context) \
+	expression_tree_walker((node), (bool (*) ()) (void *) (walker), (context))
+#else
+#define bs_expression_tree_walker(node, walker, context) \
+	expression_tree_walker((node), (walker), (context))
+#endif
+
 /* PG16 replaced the per-object aclcheck functions with object_aclcheck. */
 #if PG_VERSION_NUM >= 160000
 #define bs_tablespace_aclcheck(spc, role, mode) \

@@ -292,7 +292,7 @@ could_read_tables(Node *node, void *context)
 		return true;
 	if (check_functions_in_node(node, not_builtin_immutable, context))
 		return true;
-	return expression_tree_walker(node, could_read_tables, context);
+	return bs_expression_tree_walker(node, could_read_tables, context);
 }
 
 /*
