@@ -31,6 +31,7 @@
 #include <ctype.h>
 #include <math.h>
 
+#include "benchstore.h"
 #include "steady.h"
 #include "utils/builtins.h"
 
@@ -43,6 +44,102 @@ bs_interval_us(const Interval *iv)
 	return (double) iv->time +
 		((double) iv->day + (double) iv->month * DAYS_PER_MONTH) *
 		(double) USECS_PER_DAY;
+}
+
+/*
+ * The steady-state arguments at argno .. argno + 3: ramp (NULL: none),
+ * until (until_default, or 'steady'), steady (a criterion, or NULL) and
+ * steady_window, checked against each other and against the run's
+ * duration and sample_interval (0: no series).  max_us bounds the ramp
+ * and the window; max_words says that bound in an error message, unit
+ * what ends at steady state ("test": each of bench_tablespace_io's;
+ * "run").
+ */
+void
+bs_steady_args_parse(FunctionCallInfo fcinfo, int argno, const char *unit,
+					 const char *until_default, int64 max_us,
+					 const char *max_words, int64 duration_us,
+					 int64 sample_interval_us, BsSteadyArgs *out)
+{
+	const char *untils[2];
+	double		us;
+
+	memset(out, 0, sizeof(*out));
+	if (!PG_ARGISNULL(argno))
+	{
+		us = bs_interval_us(PG_GETARG_INTERVAL_P(argno));
+		if (us < 0 || us > (double) max_us)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("ramp must be between 0 and %s", max_words)));
+		out->ramp_us = (int64) us;
+	}
+
+	untils[0] = until_default;
+	untils[1] = "steady";
+	bs_require_arg(fcinfo, argno + 1, "until");
+	out->until_steady = bs_parse_choice(PG_GETARG_TEXT_PP(argno + 1), "until",
+										untils, lengthof(untils)) == 1;
+	out->until = untils[out->until_steady ? 1 : 0];
+	if (!PG_ARGISNULL(argno + 2))
+		out->steady = text_to_cstring(PG_GETARG_TEXT_PP(argno + 2));
+
+	bs_require_arg(fcinfo, argno + 3, "steady_window");
+	us = bs_interval_us(PG_GETARG_INTERVAL_P(argno + 3));
+	if (us <= 0 || us > (double) max_us)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("steady_window must be positive and at most %s", max_words)));
+	out->window_us = (int64) us;
+
+	if (out->until_steady && out->steady == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("until => 'steady' needs a criterion in steady"),
+				 errhint("For example steady => 'iops:5%%', or 'iops:20%%,iops_slope:0.5%%' for both the spread and the trend.")));
+	if (out->steady != NULL && sample_interval_us == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("steady needs a time series to judge"),
+				 errhint("Pass a sample_interval, e.g. '1s', instead of NULL.")));
+	if (out->steady != NULL)
+	{
+		out->judge = bs_steady_parse(out->steady, out->window_us,
+									 sample_interval_us, out->ramp_us,
+									 bs_track_latency);
+		out->judge->unit = unit;
+	}
+	if (out->until_steady &&
+		(out->ramp_us + duration_us) / sample_interval_us > BS_SERIES_MAX_SAMPLES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a %s of up to %g s sampled every %g s would take more than %d samples",
+						unit, (out->ramp_us + duration_us) / 1e6,
+						sample_interval_us / 1e6, BS_SERIES_MAX_SAMPLES),
+				 errdetail("With until => 'steady' steady state is judged on the whole %s's time series, which holds at most %d samples.",
+						   unit, BS_SERIES_MAX_SAMPLES),
+				 errhint("Pass a longer sample_interval or a shorter duration.")));
+	if (out->until_steady && out->window_us > duration_us)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a steady_window of %g s cannot fit in a duration of %g s",
+						out->window_us / 1e6, duration_us / 1e6),
+				 errdetail("With until => 'steady' %s until its criterion holds over the window, or for at most duration after its ramp.",
+						   strcmp(unit, "test") == 0 ? "each test runs" : "the run goes on"),
+				 errhint("Pass a longer duration, e.g. duration => '5min', or a shorter steady_window.")));
+}
+
+/* The steady-state arguments, into the run's recorded arguments. */
+void
+bs_steady_args_record(BsRun *run, const BsSteadyArgs *a)
+{
+	bs_run_arg_json(run, "ramp_s", psprintf("%.6g", a->ramp_us / 1e6));
+	bs_run_arg_text(run, "until", a->until);
+	if (a->steady)
+		bs_run_arg_text(run, "steady", a->steady);
+	else
+		bs_run_arg_json(run, "steady", "null");
+	bs_run_arg_json(run, "steady_window_s", psprintf("%.6g", a->window_us / 1e6));
 }
 
 static void
@@ -168,6 +265,7 @@ bs_steady_parse(const char *spec, int64 window_us, int64 sample_interval_us,
 	/* the window judged: whole samples */
 	appendStringInfo(&text, " over %g s", ss->window_samples * (sample_interval_us / 1e6));
 	ss->text = text.data;
+	ss->unit = "test";
 	bs_steady_reset(ss);
 	return ss;
 }
@@ -301,8 +399,8 @@ bs_steady_shortfall(const BsSteady *ss, double measured_ms)
 	appendStringInfo(&buf, "Steady state (%s) was not reached", ss->text);
 	if (!ss->judged)
 	{
-		appendStringInfo(&buf, ": the test ran %.1f s after its ramp, less than the window.",
-						 measured_ms / 1000.0);
+		appendStringInfo(&buf, ": the %s ran %.1f s after its ramp, less than the window.",
+						 ss->unit, measured_ms / 1000.0);
 		return buf.data;
 	}
 	appendStringInfoString(&buf, "; over the last window");

@@ -288,75 +288,23 @@ array_arg_elements(FunctionCallInfo fcinfo, int argno, const char *argname,
 
 /*
  * The steady-state arguments (1.2): ramp (NULL: none), until ('size' or
- * 'steady'), steady (a criterion, or NULL), steady_window and
- * preconditioning.  The criterion itself is parsed where the run's
- * sampling is set up (bs_steady_parse), once the arguments are known.
+ * 'steady'), steady (a criterion, or NULL) and steady_window, parsed and
+ * checked by bs_steady_args_parse (src/steady.c); then preconditioning.
  */
 static void
 parse_steady_args(FunctionCallInfo fcinfo, BsIoArgs *args)
 {
-	static const char *const untils[] = {"size", "steady"};
-	double		us;
+	BsSteadyArgs sa;
 
-	if (!PG_ARGISNULL(12))
-	{
-		us = bs_interval_us(PG_GETARG_INTERVAL_P(12));
-		if (us < 0 || us > (double) BS_MAX_DURATION_US)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("ramp must be between 0 and 7 days")));
-		args->ramp_us = (int64) us;
-	}
-
-	bs_require_arg(fcinfo, 13, "until");
-	args->until_steady = bs_parse_choice(PG_GETARG_TEXT_PP(13), "until",
-										 untils, lengthof(untils)) == 1;
-	if (!PG_ARGISNULL(14))
-		args->steady = text_to_cstring(PG_GETARG_TEXT_PP(14));
-
-	bs_require_arg(fcinfo, 15, "steady_window");
-	us = bs_interval_us(PG_GETARG_INTERVAL_P(15));
-	if (us <= 0 || us > (double) BS_MAX_DURATION_US)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("steady_window must be positive and at most 7 days")));
-	args->steady_window_us = (int64) us;
-
+	bs_steady_args_parse(fcinfo, 12, "test", "size", BS_MAX_DURATION_US, "7 days",
+						 args->duration_us, args->sample_interval_us, &sa);
+	args->ramp_us = sa.ramp_us;
+	args->until_steady = sa.until_steady;
+	args->steady = sa.steady;
+	args->steady_window_us = sa.window_us;
+	args->steady_judge = sa.judge;
 	bs_require_arg(fcinfo, 16, "preconditioning");
 	args->preconditioning = PG_GETARG_BOOL(16);
-
-	if (args->until_steady && args->steady == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("until => 'steady' needs a criterion in steady"),
-				 errhint("For example steady => 'iops:5%%', or 'iops:20%%,iops_slope:0.5%%' for both the spread and the trend.")));
-	if (args->steady != NULL && args->sample_interval_us == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("steady needs a time series to judge"),
-				 errhint("Pass a sample_interval, e.g. '1s', instead of NULL.")));
-	if (args->steady != NULL)
-		args->steady_judge = bs_steady_parse(args->steady, args->steady_window_us,
-											 args->sample_interval_us,
-											 args->ramp_us, bs_track_latency);
-	if (args->until_steady &&
-		(args->ramp_us + args->duration_us) / args->sample_interval_us > BS_SERIES_MAX_SAMPLES)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("a test of up to %g s sampled every %g s would take more than %d samples",
-						(args->ramp_us + args->duration_us) / 1e6,
-						args->sample_interval_us / 1e6, BS_SERIES_MAX_SAMPLES),
-				 errdetail("With until => 'steady' steady state is judged on the whole test's time series, which holds at most %d samples.",
-						   BS_SERIES_MAX_SAMPLES),
-				 errhint("Pass a longer sample_interval or a shorter duration.")));
-	if (args->until_steady &&
-		args->steady_window_us > args->duration_us)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("a steady_window of %g s cannot fit in a duration of %g s",
-						args->steady_window_us / 1e6, args->duration_us / 1e6),
-				 errdetail("With until => 'steady' each test runs until its criterion holds over the window, or for at most duration after its ramp."),
-				 errhint("Pass a longer duration, e.g. duration => '5min', or a shorter steady_window.")));
 }
 
 /*
@@ -2235,14 +2183,13 @@ describe_run(BsRun *run, FunctionCallInfo fcinfo, const BsIoArgs *args)
 		bs_run_arg_sample_interval(run, args->sample_interval_us);
 	if (PG_NARGS() > 16)
 	{
-		bs_run_arg_json(run, "ramp_s", psprintf("%.6g", args->ramp_us / 1e6));
-		bs_run_arg_text(run, "until", args->until_steady ? "steady" : "size");
-		if (args->steady)
-			bs_run_arg_text(run, "steady", args->steady);
-		else
-			bs_run_arg_json(run, "steady", "null");
-		bs_run_arg_json(run, "steady_window_s",
-						psprintf("%.6g", args->steady_window_us / 1e6));
+		BsSteadyArgs sa;
+
+		sa.ramp_us = args->ramp_us;
+		sa.until = args->until_steady ? "steady" : "size";
+		sa.steady = args->steady;
+		sa.window_us = args->steady_window_us;
+		bs_steady_args_record(run, &sa);
 		bs_run_arg_bool(run, "preconditioning", args->preconditioning);
 	}
 	snprintf(seconds, sizeof(seconds), "%.15g", args->duration_us / 1e6);
