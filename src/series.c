@@ -239,6 +239,21 @@ bs_sampler_begin(BsSampler *sampler, int64 interval_us,
 	sampler->start = sampler->last.now;
 }
 
+/*
+ * Give the samples the latency of the operations that ended in each:
+ * hist_fn (called with the sampler's counts_arg) tells the run's
+ * cumulative histogram.  Right after bs_sampler_begin.
+ */
+void
+bs_sampler_set_latency(BsSampler *sampler, BsSampleHistFn hist_fn)
+{
+	if (sampler->interval_us == 0)
+		return;
+	sampler->hist_fn = hist_fn;
+	sampler->last_hist = palloc(sizeof(BsHistogram));
+	hist_fn(sampler->counts_arg, sampler->last_hist);
+}
+
 /* Take the counts and add a sample. */
 static void
 sampler_take(BsSampler *sampler)
@@ -248,6 +263,17 @@ sampler_take(BsSampler *sampler)
 
 	sampler->counts_fn(sampler->counts_arg, &now);
 	bs_sample_from_counts(&sample, sampler->start, &sampler->last, &now);
+	if (sampler->hist_fn)
+	{
+		BsHistogram cumulative;
+		BsHistogram interval;
+
+		sampler->hist_fn(sampler->counts_arg, &cumulative);
+		bs_hist_reset(&interval);
+		bs_hist_difference(&interval, &cumulative, sampler->last_hist);
+		bs_sample_latency(&sample, &interval);
+		*sampler->last_hist = cumulative;
+	}
 	if (sample.elapsed_ms > 0)
 		bs_series_add(sampler->series, &sample, sampler->what);
 	sampler->last = now;

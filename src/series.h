@@ -61,6 +61,8 @@ typedef struct BsSampleCounts
 } BsSampleCounts;
 
 typedef void (*BsSampleCountsFn) (void *arg, BsSampleCounts *counts);
+/* fills in the run's latency histogram so far, cumulative from its start */
+typedef void (*BsSampleHistFn) (void *arg, BsHistogram *cumulative);
 
 /*
  * A sampler for a run whose figures come from cumulative counts: at each
@@ -76,6 +78,8 @@ typedef struct BsSampler
 	BsSampleCounts last;
 	BsSampleCountsFn counts_fn;
 	void	   *counts_arg;
+	BsSampleHistFn hist_fn;		/* NULL: the samples have no latency */
+	BsHistogram *last_hist;		/* hist_fn's at the last tick */
 	BsSeries   *series;
 	const char *what;			/* names the run in the NOTICE when full */
 } BsSampler;
@@ -99,6 +103,7 @@ extern void bs_sample_latency(BsSample *sample, const BsHistogram *interval);
 extern void bs_sampler_begin(BsSampler *sampler, int64 interval_us,
 							 BsSampleCountsFn counts_fn, void *counts_arg,
 							 BsSeries *series, const char *what);
+extern void bs_sampler_set_latency(BsSampler *sampler, BsSampleHistFn hist_fn);
 extern void bs_sampler_check(BsSampler *sampler, instr_time now);
 extern void bs_sampler_end(BsSampler *sampler);
 extern int64 bs_next_tick_us(instr_time start, instr_time now, int64 interval_us);
