@@ -3644,11 +3644,15 @@ CREATE FUNCTION bench_commit(
 	label text DEFAULT NULL,		-- recorded with the run (see bench_history)
 	record boolean DEFAULT true,	-- false: do not record the run
 	sample_interval interval DEFAULT '1s',	-- one sample of the time series per interval, 10 ms .. 1 h; NULL: none
+	ramp interval DEFAULT NULL,		-- a warm-up: run, sampled, left out of the figures, which start when it ends; duration counts from there; NULL: none, at most 1 h
+	until text DEFAULT 'duration',	-- 'duration': the run ends after duration; 'steady': when steady holds, or at duration
+	steady text DEFAULT NULL,		-- steady-state criterion in fio's terms on the time series (iops: commits/s, bw: WAL MB/s, lat: mean commit latency), e.g. 'iops:5%'; several joined by commas
+	steady_window interval DEFAULT '30s',	-- the window the criterion judges (fio's ss_dur)
 	OUT sessions integer,			-- the sessions argument
 	OUT synchronous_commit text,	-- the sessions' synchronous_commit
 	OUT tablespace name,			-- the run's tables' tablespace
 	OUT payload_bytes integer,		-- bytes inserted per transaction
-	OUT elapsed_ms float8,			-- wall-clock time of the run, ms
+	OUT elapsed_ms float8,			-- wall-clock time of the run after its ramp, ms
 	OUT commits bigint,				-- transactions committed, all sessions
 	OUT commits_per_s float8,		-- commits / elapsed seconds
 	OUT lat_avg_us float8,			-- time of one commit (CommitTransactionCommand), mean, µs
@@ -3666,8 +3670,11 @@ CREATE FUNCTION bench_commit(
 	OUT wal_flush_avg_us float8,	-- mean time of a WAL flush, µs; NULL unless track_wal_io_timing timed them
 	OUT first_wal_bytes_per_commit float8,	-- after_checkpoint: WAL bytes per commit in the first interval after the checkpoint
 	OUT first_fpi_per_commit float8,	-- after_checkpoint: full-page images per commit in it
-	OUT steady_wal_bytes_per_commit float8,	-- after_checkpoint: WAL bytes per commit after it
-	OUT steady_fpi_per_commit float8,	-- after_checkpoint: full-page images per commit after it
+	OUT later_wal_bytes_per_commit float8,	-- after_checkpoint: WAL bytes per commit after the first interval
+	OUT later_fpi_per_commit float8,	-- after_checkpoint: full-page images per commit after the first interval
+	OUT steady_state boolean,		-- whether steady held over a window after the ramp; NULL: no criterion
+	OUT steady_at_ms float8,		-- when it first held: the end of that window, since the run began (ramp included)
+	OUT steady_criterion text,		-- the criterion and its window, e.g. 'iops:5% over 30 s'
 	OUT histogram jsonb,			-- commit latency histogram: [[upper bound µs, commits], ...], four bins to a power of two
 	OUT notes text					-- what could not be measured, and why; NULL: nothing
 )
@@ -3676,7 +3683,7 @@ AS 'MODULE_PATHNAME', 'bench_commit'
 LANGUAGE C VOLATILE PARALLEL UNSAFE
 ROWS 1;
 
-COMMENT ON FUNCTION bench_commit(integer, interval, text, name, text, boolean, text, boolean, interval) IS
+COMMENT ON FUNCTION bench_commit(integer, interval, text, name, text, boolean, text, boolean, interval, interval, text, text, interval) IS
 'time tiny transactions committed by concurrent sessions through the WAL path: commits per second, commit latency, WAL and full-page images per commit, commits per WAL flush';
 
 --
@@ -3848,12 +3855,16 @@ CREATE FUNCTION bench_tpcb(
 	label text DEFAULT NULL,		-- recorded with the run (see bench_history)
 	record boolean DEFAULT true,	-- false: do not record the run
 	sample_interval interval DEFAULT '1s',	-- one sample of the time series per interval, 10 ms .. 1 h; NULL: none
+	ramp interval DEFAULT NULL,		-- a warm-up: run, sampled, left out of the figures, which start when it ends; duration counts from there; NULL: none, at most 1 h
+	until text DEFAULT 'duration',	-- 'duration': the run ends after duration; 'steady': when steady holds, or at duration
+	steady text DEFAULT NULL,		-- steady-state criterion in fio's terms on the time series (iops: transactions/s, bw: WAL MB/s, lat: mean transaction latency), e.g. 'iops:5%'; several joined by commas
+	steady_window interval DEFAULT '30s',	-- the window the criterion judges (fio's ss_dur)
 	OUT clients integer,			-- the clients argument
 	OUT scale integer,				-- pgbench's scale: rows of pgbench_branches
 	OUT schema name,				-- the tables' schema
 	OUT tablespace name,			-- pgbench_accounts' tablespace
 	OUT index_tablespace name,		-- its primary key's tablespace; NULL: no primary key
-	OUT elapsed_ms float8,			-- wall-clock time of the run, ms
+	OUT elapsed_ms float8,			-- wall-clock time of the run after its ramp, ms
 	OUT connect_ms float8,			-- time for every client to start, connect and prepare, ms (untimed in tps)
 	OUT transactions bigint,		-- transactions committed, all clients
 	OUT tps float8,					-- transactions / elapsed seconds (pgbench's "without initial connection time")
@@ -3870,7 +3881,10 @@ CREATE FUNCTION bench_tpcb(
 	OUT wal_bytes_per_tx float8,	-- wal_bytes / transactions
 	OUT wal_fpi bigint,				-- full-page images in that WAL
 	OUT wal_flushes bigint,			-- WAL flushes by the server during the run; NULL if unknown
-	OUT checkpoints integer,		-- checkpoints the server made during the run
+	OUT checkpoints integer,		-- checkpoints the server made during the run (after its ramp)
+	OUT steady_state boolean,		-- whether steady held over a window after the ramp; NULL: no criterion
+	OUT steady_at_ms float8,		-- when it first held: the end of that window, since the run began (ramp included)
+	OUT steady_criterion text,		-- the criterion and its window, e.g. 'iops:5% over 30 s'
 	OUT histogram jsonb,			-- transaction latency histogram: [[upper bound µs, transactions], ...]
 	OUT notes text					-- what could not be measured, and why; NULL: nothing
 )
@@ -3879,5 +3893,5 @@ AS 'MODULE_PATHNAME', 'bench_tpcb'
 LANGUAGE C VOLATILE PARALLEL UNSAFE
 ROWS 1;
 
-COMMENT ON FUNCTION bench_tpcb(integer, interval, name, text, boolean, interval) IS
+COMMENT ON FUNCTION bench_tpcb(integer, interval, name, text, boolean, interval, interval, text, text, interval) IS
 'run pgbench''s TPC-B-like transaction from concurrent clients inside the server on pgbench''s tables: tps, latency percentiles, buffer and kernel reads, WAL, checkpoints';

@@ -816,6 +816,9 @@ CREATE TYPE _bench_cluster_tpcb_out AS (
 	wal_fpi bigint,
 	wal_flushes bigint,
 	checkpoints integer,
+	steady_state boolean,
+	steady_at_ms float8,
+	steady_criterion text,
 	histogram jsonb,
 	notes text
 );
@@ -846,6 +849,9 @@ CREATE TYPE _bench_cluster_tpcb_node AS (
 	wal_fpi bigint,
 	wal_flushes bigint,
 	checkpoints integer,
+	steady_state boolean,
+	steady_at_ms float8,
+	steady_criterion text,
 	histogram jsonb,
 	notes text
 );

@@ -36,10 +36,39 @@ SELECT (SELECT wal_bytes_per_commit FROM bench_commit(payload => '4kB', duration
 -- Asynchronous commit; after a checkpoint, the first interval apart.
 SELECT synchronous_commit, commits > 0 AS committed
 FROM bench_commit(duration => '200ms', synchronous_commit => 'off', record => false);
-SELECT first_wal_bytes_per_commit > 0 AS first_measured, steady_wal_bytes_per_commit > 0 AS steady_measured,
-	   first_fpi_per_commit >= 0 AND steady_fpi_per_commit >= 0 AS fpi_measured
+SELECT first_wal_bytes_per_commit > 0 AS first_measured, later_wal_bytes_per_commit > 0 AS later_measured,
+	   first_fpi_per_commit >= 0 AND later_fpi_per_commit >= 0 AS fpi_measured
 FROM bench_commit(sessions => 2, duration => '600ms', after_checkpoint => true,
 				  sample_interval => '100ms', record => false);
+
+-- A ramp: its commits are in the series (which keeps it) but left out of
+-- every figure, which starts at its end, as the duration does.  The
+-- steady-state verdict is the one the recorded samples give.
+CREATE TEMP TABLE ramped AS
+SELECT * FROM bench_commit(sessions => 2, duration => '300ms', ramp => '300ms',
+						   steady => 'iops:90%,lat:90%', steady_window => '200ms',
+						   sample_interval => '100ms', label => 'commit-ramp');
+SELECT elapsed_ms >= 300 AS duration_after_ramp,
+	   commits + 10 < (SELECT sum(round(iops * elapsed_ms / 1000)) FROM bench_samples('commit-ramp'))
+	   AS ramp_left_out,
+	   (SELECT sum((b ->> 1)::bigint) FROM jsonb_array_elements(histogram) b) = commits
+	   AS histogram_after_ramp,
+	   (SELECT bool_and(lat_avg_us > 0) FROM bench_samples('commit-ramp') WHERE iops > 0)
+	   AS samples_have_latency,
+	   steady_criterion,
+	   CASE WHEN steady_state
+			THEN steady_at_ms = first_steady_window(r.run_id, 1, '{iops:90%,lat:90%}', 2, 300, 100)
+			ELSE first_steady_window(r.run_id, 1, '{iops:90%,lat:90%}', 2, 300, 100) IS NULL
+				 AND notes LIKE 'Steady state (iops:90%,lat:90% over 0.2 s) was not reached%' END AS verdict_ok
+FROM ramped, bench_run r WHERE r.label = 'commit-ramp';
+-- until => 'steady': the run ends when the criterion holds.
+CREATE TEMP TABLE until_steady AS
+SELECT * FROM bench_commit(duration => '1min', until => 'steady', steady => 'bw:100%',
+						   steady_window => '200ms', sample_interval => '100ms',
+						   label => 'commit-until');
+SELECT steady_state, elapsed_ms < 60000 AS ended_when_steady,
+	   steady_at_ms = first_steady_window(r.run_id, 1, '{bw:100%}', 2, 0, 100) AS verdict_ok
+FROM until_steady, bench_run r WHERE r.label = 'commit-until';
 
 -- Another tablespace.
 SET allow_in_place_tablespaces = on;
@@ -70,6 +99,10 @@ SELECT * FROM expect_error($$SELECT * FROM bench_commit(synchronous_commit => 'm
 SELECT * FROM expect_error($$SELECT * FROM bench_commit(after_checkpoint => NULL)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_commit(tablespace => 'no_such_ts')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_commit(sample_interval => '1ms')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(after_checkpoint => true, ramp => '1s')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(until => 'steady')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(steady => 'iops:0%')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_commit(steady => 'bw:5%', steady_window => '100ms', sample_interval => '100ms')$$);
 
 -- Rights, checked before any session starts: CREATE in the tablespace
 -- and in the schema; a checkpoint's right for after_checkpoint.

@@ -72,6 +72,9 @@ $$;
 -- The time around a call, measured outside it (shared with the TAP tests).
 \i test/sql/outside_clock.sql
 
+-- A steady-state verdict worked out again from recorded samples.
+\i test/sql/steady_window.sql
+
 -- A helper for the error tests: run a statement and show the SQLSTATE,
 -- message, detail and hint of the error it raises.
 CREATE FUNCTION expect_error(stmt text)

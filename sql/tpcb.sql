@@ -86,6 +86,47 @@ ALTER FUNCTION tpcb_in_loop() STABLE;
 SELECT position('snapshot' IN tpcb_in_loop()) > 0 AS snapshot_kept FROM bank.pgbench_branches LIMIT 1;
 DROP FUNCTION tpcb_in_loop();
 
+-- A ramp (as bench_tablespace_io's): its transactions ran (their history
+-- rows are there) but are left out of every figure, which starts at its
+-- end, as the duration does; the series keeps it.  The steady-state
+-- verdict is the one the recorded samples give when worked out again in
+-- SQL (test/sql/steady_window.sql).
+CREATE TEMP TABLE history_before AS SELECT count(*) AS n FROM bank.pgbench_history;
+CREATE TEMP TABLE ramped AS
+SELECT * FROM bench_tpcb(clients => 2, duration => '400ms', schema => 'bank', ramp => '300ms',
+						 steady => 'iops:90%', steady_window => '200ms',
+						 sample_interval => '100ms', label => 'tpcb-ramp');
+SELECT elapsed_ms >= 400 AS duration_after_ramp,
+	   (SELECT count(*) FROM bank.pgbench_history) - (SELECT n FROM history_before) > transactions
+	   AS ramp_left_out,
+	   (SELECT sum((b ->> 1)::bigint) FROM jsonb_array_elements(histogram) b) = transactions
+	   AS histogram_after_ramp,
+	   (SELECT min(start_ms) FROM bench_samples('tpcb-ramp')) < 300 AS series_keeps_ramp,
+	   steady_criterion,
+	   CASE WHEN steady_state
+			THEN steady_at_ms = first_steady_window(r.run_id, 1, '{iops:90%}', 2, 300, 100)
+			ELSE first_steady_window(r.run_id, 1, '{iops:90%}', 2, 300, 100) IS NULL
+				 AND notes LIKE 'Steady state (iops:90% over 0.2 s) was not reached%' END AS verdict_ok
+FROM ramped, bench_run r WHERE r.label = 'tpcb-ramp';
+SELECT r.arguments -> 'ramp_s' AS ramp_s, r.arguments ->> 'until' AS until,
+	   r.arguments ->> 'steady' AS steady, r.arguments -> 'steady_window_s' AS steady_window_s
+FROM bench_run r WHERE r.label = 'tpcb-ramp';
+-- until => 'steady' ends the run when the criterion holds (a spread of
+-- 100 % holds at the first window with transactions in each sample),
+-- long before the duration; the verdict is again the samples'.
+CREATE TEMP TABLE until_steady AS
+SELECT * FROM bench_tpcb(clients => 1, duration => '1min', schema => 'bank', ramp => '100ms',
+						 until => 'steady', steady => 'iops:100%', steady_window => '200ms',
+						 sample_interval => '100ms', label => 'tpcb-until');
+SELECT steady_state, elapsed_ms < 60000 AS ended_when_steady,
+	   steady_at_ms = first_steady_window(r.run_id, 1, '{iops:100%}', 2, 100, 100) AS verdict_ok
+FROM until_steady, bench_run r WHERE r.label = 'tpcb-until';
+-- A window longer than the run is never judged, and the note says so.
+SELECT steady_state, steady_at_ms, steady_criterion,
+	   regexp_replace(notes, 'ran [0-9.]+ s', 'ran N s') AS notes
+FROM bench_tpcb(clients => 1, duration => '200ms', schema => 'bank', steady => 'iops:5%',
+				steady_window => '10s', record => false);
+
 -- Generator errors; pgbench's own tables (or anyone's) are never replaced.
 SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(scale => 0)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(scale => 20001)$$);
@@ -108,6 +149,18 @@ SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(clients => NULL)$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(duration => '10ms')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(duration => '2h')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(sample_interval => '1ms', schema => 'bank')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(ramp => '-1s', schema => 'bank')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(ramp => '2h', schema => 'bank')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(until => 'size', schema => 'bank')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(until => NULL, schema => 'bank')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(until => 'steady', schema => 'bank')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(steady => 'iops', schema => 'bank')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(steady => 'iops:5%', sample_interval => NULL, schema => 'bank')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(steady_window => '0', schema => 'bank')$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(until => 'steady', steady => 'iops:5%', duration => '10s', schema => 'bank')$$);
+SET benchstore.track_latency = off;
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(steady => 'lat:10%', schema => 'bank')$$);
+RESET benchstore.track_latency;
 SELECT * FROM expect_error($$SELECT * FROM bench_tpcb()$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(schema => 'no_such_schema')$$);
 SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(schema => 'theirs')$$);

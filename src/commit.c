@@ -100,8 +100,11 @@ enum
 	COL_WAL_FLUSH_AVG_US,
 	COL_FIRST_WAL_BYTES_PER_COMMIT,
 	COL_FIRST_FPI_PER_COMMIT,
-	COL_STEADY_WAL_BYTES_PER_COMMIT,
-	COL_STEADY_FPI_PER_COMMIT,
+	COL_LATER_WAL_BYTES_PER_COMMIT,
+	COL_LATER_FPI_PER_COMMIT,
+	COL_STEADY_STATE,
+	COL_STEADY_AT_MS,
+	COL_STEADY_CRITERION,
 	COL_HISTOGRAM,
 	COL_NOTES,
 	BS_COMMIT_NCOLS
@@ -189,7 +192,7 @@ bs_commit_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
 			INSTR_TIME_SET_CURRENT(t0);
 			CommitTransactionCommand();
 			INSTR_TIME_SET_CURRENT(t1);
-			bs_hist_add(&slot->hist, bs_instr_time_ns(t1) - bs_instr_time_ns(t0));
+			bs_session_latency(slot, bs_instr_time_ns(t1) - bs_instr_time_ns(t0));
 		}
 		else
 			CommitTransactionCommand();
@@ -238,7 +241,9 @@ drop_leftover_tables(void)
  *				synchronous_commit text DEFAULT 'on',
  *				after_checkpoint boolean DEFAULT false,
  *				label text DEFAULT NULL, record boolean DEFAULT true,
- *				sample_interval interval DEFAULT '1s')
+ *				sample_interval interval DEFAULT '1s', ramp interval DEFAULT NULL,
+ *				until text DEFAULT 'duration', steady text DEFAULT NULL,
+ *				steady_window interval DEFAULT '30s')
  *	RETURNS SETOF record: one row
  */
 Datum
@@ -246,7 +251,6 @@ bench_commit(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	int32		nsessions;
-	Interval   *duration;
 	int64		duration_us;
 	int64		payload_bytes;
 	Oid			spcoid = InvalidOid;
@@ -259,10 +263,10 @@ bench_commit(PG_FUNCTION_ARGS)
 	BsClientWatch client;
 	BsSessionsShared *sh;
 	BsSessionsRun *r;
+	BsSteadyArgs steady;
 	StringInfoData notes;
 
 	bs_require_arg(fcinfo, 0, "sessions");
-	bs_require_arg(fcinfo, 1, "duration");
 	bs_require_arg(fcinfo, 2, "payload");
 	bs_require_arg(fcinfo, 4, "synchronous_commit");
 	bs_require_arg(fcinfo, 5, "after_checkpoint");
@@ -272,18 +276,7 @@ bench_commit(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("sessions must be between 1 and %d", BS_SESSIONS_MAX)));
 	bs_sessions_check_workers("session", nsessions);
-	duration = PG_GETARG_INTERVAL_P(1);
-	{
-		double		us = (double) duration->time +
-			((double) duration->day + (double) duration->month * DAYS_PER_MONTH) *
-			USECS_PER_DAY;
-
-		if (us < 100000 || us > 3600.0 * USECS_PER_SEC)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("duration must be between 100 ms and 1 hour")));
-		duration_us = (int64) us;
-	}
+	duration_us = bs_sessions_duration_arg(fcinfo, 1);
 	payload_bytes = DatumGetInt64(DirectFunctionCall1(pg_size_bytes,
 													  PointerGetDatum(PG_GETARG_TEXT_PP(2))));
 	if (payload_bytes < 1 || payload_bytes > BS_COMMIT_MAX_PAYLOAD)
@@ -294,6 +287,14 @@ bench_commit(PG_FUNCTION_ARGS)
 								  sync_commit_values, lengthof(sync_commit_values));
 	after_checkpoint = PG_GETARG_BOOL(5);
 	sample_interval_us = bs_sample_interval_arg(fcinfo, 8);
+	bs_steady_args_parse(fcinfo, 9, "run", "duration", BS_SESSIONS_MAX_RUN_US, "1 hour",
+						 duration_us, sample_interval_us, &steady);
+	if (after_checkpoint && steady.ramp_us > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("after_checkpoint cannot be combined with a ramp"),
+				 errdetail("after_checkpoint measures the first interval after the checkpoint, which a ramp would leave out."),
+				 errhint("Run the ramp as a run of its own first, e.g. bench_commit(duration => '30s', record => false), then bench_commit(after_checkpoint => true).")));
 	bs_run_begin(&history, fcinfo, "commit", 6, 7);
 
 	/* where the sessions' tables go, and the rights to put them there */
@@ -339,6 +340,7 @@ bench_commit(PG_FUNCTION_ARGS)
 	bs_run_arg_bool(&history, "after_checkpoint", after_checkpoint);
 	bs_run_arg_bool(&history, "track_latency", bs_track_latency);
 	bs_run_arg_sample_interval(&history, sample_interval_us);
+	bs_steady_args_record(&history, &steady);
 
 	InitMaterializedSRF(fcinfo, 0);
 	if (rsinfo->setDesc->natts != BS_COMMIT_NCOLS)
@@ -359,6 +361,7 @@ bench_commit(PG_FUNCTION_ARGS)
 	r->after_checkpoint = after_checkpoint;
 	r->duration_us = duration_us;
 	r->sample_interval_us = sample_interval_us;
+	r->steady = steady;
 	initStringInfo(&notes);
 
 	bs_client_watch_begin(&client);
@@ -447,20 +450,21 @@ bench_commit(PG_FUNCTION_ARGS)
 				Float8GetDatum(bs_round((double) r->first_wal_bytes / r->first_commits, 1));
 			values[COL_FIRST_FPI_PER_COMMIT] =
 				Float8GetDatum(bs_round((double) r->first_fpi / r->first_commits, 4));
-			values[COL_STEADY_WAL_BYTES_PER_COMMIT] =
+			values[COL_LATER_WAL_BYTES_PER_COMMIT] =
 				Float8GetDatum(bs_round((double) (wal_bytes - r->first_wal_bytes) /
 										(commits - r->first_commits), 1));
-			values[COL_STEADY_FPI_PER_COMMIT] =
+			values[COL_LATER_FPI_PER_COMMIT] =
 				Float8GetDatum(bs_round((double) (wal_fpi - r->first_fpi) /
 										(commits - r->first_commits), 4));
 		}
 		else
 		{
-			for (int c = COL_FIRST_WAL_BYTES_PER_COMMIT; c <= COL_STEADY_FPI_PER_COMMIT; c++)
+			for (int c = COL_FIRST_WAL_BYTES_PER_COMMIT; c <= COL_LATER_FPI_PER_COMMIT; c++)
 				nulls[c] = true;
 			if (after_checkpoint)
 				bs_sessions_add_note(&notes, "The run was too short to tell its first interval after the checkpoint from the rest: pass a duration of several sample intervals.");
 		}
+		bs_sessions_steady_columns(r, values, nulls, COL_STEADY_STATE, &notes);
 		if (hist.count > 0)
 			values[COL_HISTOGRAM] = bs_hist_jsonb(&hist);
 		else

@@ -12,7 +12,13 @@
  * after_checkpoint it then requests a checkpoint; it starts its clock and
  * lets them go; at the end of the duration it tells them to stop and
  * waits, untimed, for each to say it is done (its figures in its slot,
- * its statistics sent).  A session stops within 100 ms of the caller's
+ * its statistics sent).  With a ramp, the sessions run untimed for that
+ * long first: each notes where it stood when it sees the ramp end (before
+ * its next transaction), and the figures, the server's WAL flushes and
+ * checkpoints, and the duration count from there; the time series keeps
+ * the ramp.  A steady-state criterion (src/steady.c) is judged on the
+ * series at every sample, and with until => 'steady' ends the run when it
+ * holds.  A session stops within 100 ms of the caller's
  * cancel, error or end: it checks a stop flag between transactions and
  * the caller's process every 100 ms.  A session's error fails the run,
  * naming the session; one that exits without a word (terminated, crashed)
@@ -46,6 +52,7 @@
 #include "storage/procarray.h"
 #include "tcop/pquery.h"
 #include "tcop/tcopprot.h"
+#include "utils/builtins.h"
 #include "utils/float.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -142,8 +149,27 @@ bool
 bs_session_keep_going(BsSessionsShared *sh, BsSessionSlot *slot,
 					  instr_time *last_check)
 {
+	bool		stopping;
+
 	CHECK_FOR_INTERRUPTS();
-	if (pg_atomic_read_u32(&sh->stop) != 0 || pg_atomic_read_u32(&sh->go) == 0)
+	stopping = pg_atomic_read_u32(&sh->stop) != 0 || pg_atomic_read_u32(&sh->go) == 0;
+
+	/*
+	 * The ramp's end, seen before the next transaction (and before the
+	 * stop, which the caller sets after it): what the session did so far is
+	 * left out of the figures.
+	 */
+	pg_read_barrier();
+	if (!slot->ramped && pg_atomic_read_u32(&sh->ramp_over) != 0)
+	{
+		slot->ramp_commits = slot->commits;
+		slot->ramp_wal_records = slot->wal_records;
+		slot->ramp_wal_fpi = slot->wal_fpi;
+		slot->ramp_wal_bytes = slot->wal_bytes;
+		bs_hist_reset(&slot->measured);
+		slot->ramped = true;
+	}
+	if (stopping)
 		return false;
 	if ((slot->commits & 7) == 0)
 	{
@@ -175,6 +201,15 @@ bs_session_count(BsSessionsShared *sh, BsSessionSlot *slot, const WalUsage *befo
 	pg_atomic_fetch_add_u64(&sh->commits, 1);
 	pg_atomic_fetch_add_u64(&sh->wal_bytes, bytes);
 	pg_atomic_fetch_add_u64(&sh->wal_fpi, fpi);
+}
+
+/* A transaction's (or a commit's) latency: in the run's, and after the ramp. */
+void
+bs_session_latency(BsSessionSlot *slot, uint64 ns)
+{
+	bs_hist_add(&slot->hist, ns);
+	if (slot->ramped)
+		bs_hist_add(&slot->measured, ns);
 }
 
 /* Entry point of a session. */
@@ -251,6 +286,21 @@ bench_session_worker(Datum main_arg)
  * The caller
  * ---------------------------------------------------------------------
  */
+
+/* The duration argument at argno: 100 ms .. 1 hour, in microseconds. */
+int64
+bs_sessions_duration_arg(FunctionCallInfo fcinfo, int argno)
+{
+	double		us;
+
+	bs_require_arg(fcinfo, argno, "duration");
+	us = bs_interval_us(PG_GETARG_INTERVAL_P(argno));
+	if (us < 100000 || us > (double) BS_SESSIONS_MAX_RUN_US)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration must be between 100 ms and 1 hour")));
+	return (int64) us;
+}
 
 /*
  * More sessions than max_worker_processes can never start: refused before
@@ -537,6 +587,146 @@ sessions_sample_counts(void *arg, BsSampleCounts *c)
 	c->write_bytes = c->bytes;
 }
 
+/* The time series' latency: every session's histogram so far, summed. */
+static void
+sessions_sample_hist(void *arg, BsHistogram *cumulative)
+{
+	BsSessionsShared *sh = (BsSessionsShared *) arg;
+	BsHistogram one;
+
+	bs_hist_reset(cumulative);
+	for (int i = 0; i < sh->nsessions; i++)
+	{
+		bs_hist_copy_volatile(&one, &sh->slots[i].hist);
+		bs_hist_merge(cumulative, &one);
+	}
+}
+
+/* Checkpoints the server has made so far (timed and requested); -1: unknown. */
+static int64
+read_checkpoints(void)
+{
+	int64		n = -1;
+	bool		isnull;
+
+	SPI_connect();
+	if (SPI_execute("SELECT pg_catalog.pg_stat_clear_snapshot()", true, 0) == SPI_OK_SELECT &&
+#if PG_VERSION_NUM >= 170000
+		SPI_execute("SELECT (num_timed + num_requested)::int8 FROM pg_catalog.pg_stat_checkpointer",
+					true, 1) == SPI_OK_SELECT &&
+#else
+		SPI_execute("SELECT (checkpoints_timed + checkpoints_req)::int8 FROM pg_catalog.pg_stat_bgwriter",
+					true, 1) == SPI_OK_SELECT &&
+#endif
+		SPI_processed == 1)
+	{
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+		if (!isnull)
+			n = DatumGetInt64(d);
+	}
+	SPI_finish();
+	return n;
+}
+
+/*
+ * Give up the caller's xmin where bs_sessions_may_release_xmin allowed it
+ * and nothing since has registered a snapshot: the clients' old row
+ * versions can then be pruned while they run.  Only where no catalog
+ * access follows before the run ends, or again after it (a catalog
+ * snapshot taken while no transaction had completed since the statement's
+ * own would bring the xmin back).
+ */
+static void
+release_caller_xmin(BsSessionsRun *r)
+{
+	if (!r->release_xmin)
+		return;
+	InvalidateCatalogSnapshot();
+	if (ThereAreNoPriorRegisteredSnapshots() &&
+		GetActiveSnapshot()->active_count == 1)
+		MyProc->xmin = InvalidTransactionId;
+	else
+		r->release_xmin = false;
+}
+
+/*
+ * Where the figures start (at go, or at the ramp's end): the server's WAL
+ * flushes and checkpoints so far.
+ */
+static void
+read_server_counts(BsSessionsRun *r)
+{
+	bs_sessions_read_wal_flushes(&r->flushes_before);
+	r->checkpoints_before = read_checkpoints();
+}
+
+/*
+ * After the run: each session's figures less what it did in the ramp.
+ */
+static void
+leave_out_ramp(BsSessionsRun *r)
+{
+	BsSessionsShared *sh = r->sh;
+
+	if (r->steady.ramp_us == 0)
+		return;
+	for (int i = 0; i < sh->nsessions; i++)
+	{
+		BsSessionSlot *slot = &sh->slots[i];
+
+		/* every session that ended looked for the ramp's end first */
+		if (!slot->ramped)
+			elog(ERROR, "%s %d did not see its ramp end", sh->what, i + 1);
+		slot->commits -= slot->ramp_commits;
+		slot->wal_records -= slot->ramp_wal_records;
+		slot->wal_fpi -= slot->ramp_wal_fpi;
+		slot->wal_bytes -= slot->ramp_wal_bytes;
+		slot->hist = slot->measured;
+	}
+}
+
+/*
+ * The steady-state columns of a row (steady_state, steady_at_ms,
+ * steady_criterion at col_state and the two after it), and the note of a
+ * run that did not reach steady state.
+ */
+void
+bs_sessions_steady_columns(BsSessionsRun *r, Datum *values, bool *nulls,
+						   int col_state, StringInfo notes)
+{
+	BsSteady   *ss = r->steady.judge;
+
+	if (ss == NULL)
+	{
+		nulls[col_state] = nulls[col_state + 1] = nulls[col_state + 2] = true;
+		return;
+	}
+	values[col_state] = BoolGetDatum(ss->reached);
+	if (ss->reached)
+		values[col_state + 1] = Float8GetDatum(bs_round(ss->reached_at_ms, 3));
+	else
+	{
+		nulls[col_state + 1] = true;
+		bs_sessions_add_note(notes, bs_steady_shortfall(ss, r->elapsed_ms));
+	}
+	values[col_state + 2] = CStringGetTextDatum(ss->text);
+}
+
+/* Microseconds from start to now. */
+static int64
+us_since(instr_time start, instr_time now)
+{
+	INSTR_TIME_SUBTRACT(now, start);
+	return (int64) INSTR_TIME_GET_MICROSEC(now);
+}
+
+static bool
+past_us(instr_time start, instr_time now, int64 us)
+{
+	return us_since(start, now) >= us;
+}
+
 /*
  * The run, from the sessions' start to their end: untimed start, the
  * timed run, untimed end.  Everything it measures goes into r.
@@ -602,30 +792,22 @@ run_sessions(BsSessionsRun *r)
 
 	if (r->after_checkpoint)
 		RequestCheckpoint(BS_CHECKPOINT_NOW | CHECKPOINT_FORCE | CHECKPOINT_WAIT);
-	bs_sessions_read_wal_flushes(&r->flushes_before);
-
-	/*
-	 * Give up the caller's xmin where bs_sessions_may_release_xmin allowed
-	 * it, now that no catalog access is left before the run ends (a catalog
-	 * snapshot taken while no transaction had completed since the
-	 * statement's own would bring that xmin back).
-	 */
-	if (r->release_xmin)
-	{
-		InvalidateCatalogSnapshot();
-		if (ThereAreNoPriorRegisteredSnapshots() &&
-			GetActiveSnapshot()->active_count == 1)
-			MyProc->xmin = InvalidTransactionId;
-		else
-			r->release_xmin = false;
-	}
 
 	/* timed */
 	bs_series_init(&r->series);
+	if (r->steady.judge)
+		bs_steady_reset(r->steady.judge);
 	r->first_us = r->sample_interval_us > 0 ? r->sample_interval_us : USECS_PER_SEC;
+	r->ramped = (r->steady.ramp_us == 0);
+	if (r->ramped)
+		read_server_counts(r);
+	release_caller_xmin(r);
 	INSTR_TIME_SET_CURRENT(r->start);
+	r->measure_start = r->start;
 	bs_sampler_begin(&r->sampler, r->sample_interval_us, sessions_sample_counts, sh,
 					 &r->series, sh->workload == BS_WORKLOAD_TPCB ? "tpcb" : "commit");
+	if (sh->track_latency)
+		bs_sampler_set_latency(&r->sampler, sessions_sample_hist);
 	pg_atomic_write_u32(&sh->go, 1);
 	ConditionVariableBroadcast(&sh->cv);
 	for (;;)
@@ -633,13 +815,22 @@ run_sessions(BsSessionsRun *r)
 		instr_time	now;
 		int64		since_us;
 		int64		left_us;
+		int			nsamples = r->series.nsamples;
 		int			done;
 
 		CHECK_FOR_INTERRUPTS();
 		INSTR_TIME_SET_CURRENT(now);
 		bs_sampler_check(&r->sampler, now);
-		INSTR_TIME_SUBTRACT(now, r->start);
-		since_us = INSTR_TIME_GET_MICROSEC(now);
+		if (!r->ramped && past_us(r->start, now, r->steady.ramp_us))
+		{
+			/* the ramp is over: the sessions see it before their next transaction */
+			(void) pg_atomic_exchange_u32(&sh->ramp_over, 1);
+			r->ramped = true;
+			r->measure_start = now;
+			read_server_counts(r);
+			release_caller_xmin(r);
+		}
+		since_us = us_since(r->start, now);
 		if (!r->first_taken && since_us >= r->first_us)
 		{
 			r->first_commits = pg_atomic_read_u64(&sh->commits);
@@ -653,9 +844,25 @@ run_sessions(BsSessionsRun *r)
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("a %s ended before the run did", sh->what),
 					 errhint("Its caller could not be found: more details may be available in the server log.")));
-		left_us = r->duration_us - since_us;
-		if (left_us <= 0)
+		/* steady state, judged at each new sample; until it holds, the end */
+		if (r->steady.judge && r->series.nsamples > nsamples &&
+			!r->steady.judge->reached &&
+			bs_steady_check(r->steady.judge, &r->series) &&
+			r->steady.until_steady)
 			break;
+		/* the duration counts from the ramp's end; a ramp is never cut short */
+		if (r->ramped)
+		{
+			left_us = r->duration_us - us_since(r->measure_start, now);
+			if (left_us <= 0)
+				break;
+		}
+		else
+			left_us = r->steady.ramp_us - since_us;
+		/* wake for the next sample on time, too */
+		if (r->sampler.interval_us > 0)
+			left_us = Min(left_us, r->sampler.next_tick_us -
+						  us_since(r->sampler.start, now));
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 Max(1, Min(left_us, (int64) 10000) / 1000),
 						 PG_WAIT_EXTENSION);
@@ -664,7 +871,7 @@ run_sessions(BsSessionsRun *r)
 	pg_atomic_write_u32(&sh->stop, 1);
 	ConditionVariableBroadcast(&sh->cv);
 	INSTR_TIME_SET_CURRENT(r->elapsed);
-	INSTR_TIME_SUBTRACT(r->elapsed, r->start);
+	INSTR_TIME_SUBTRACT(r->elapsed, r->measure_start);
 	r->elapsed_ms = INSTR_TIME_GET_MILLISEC(r->elapsed);
 
 	/* untimed: the sessions end, their tables dropped, their statistics sent */
@@ -680,6 +887,8 @@ run_sessions(BsSessionsRun *r)
 	}
 	ConditionVariableCancelSleep();
 	bs_sampler_end(&r->sampler);
+	if (r->steady.judge && !r->steady.judge->reached)
+		(void) bs_steady_check(r->steady.judge, &r->series);
 }
 
 /*
@@ -704,4 +913,6 @@ bs_sessions_execute(BsSessionsRun *r)
 	PG_END_TRY();
 	stop_sessions(r->sh, r->handles, r->nstarted);
 	bs_sessions_read_wal_flushes(&r->flushes_after);
+	r->checkpoints_after = read_checkpoints();
+	leave_out_ramp(r);
 }

@@ -20,6 +20,7 @@
 #include "portability/instr_time.h"
 #include "postmaster/bgworker.h"
 #include "series.h"
+#include "steady.h"
 #include "storage/condition_variable.h"
 #include "storage/dsm.h"
 
@@ -27,6 +28,8 @@
 #define BS_SESSIONS_MAX			64
 /* how often a session looks for its caller, and the caller for news */
 #define BS_SESSIONS_CHECK_MS	100
+/* the longest duration, and the longest ramp, of a run */
+#define BS_SESSIONS_MAX_RUN_US	(INT64CONST(3600) * USECS_PER_SEC)
 /* the longest a session may take to start and get ready */
 #define BS_SESSIONS_START_S		60
 
@@ -54,6 +57,13 @@ typedef struct BsSessionSlot
 	bool		os_read_known;
 	uint64		os_read_bytes;	/* /proc/self/io read_bytes over the run */
 	BsHistogram hist;			/* transaction (bench_tpcb) or commit latency, ns */
+	/* the ramp: where the session stood when it saw it end */
+	bool		ramped;
+	uint64		ramp_commits;
+	uint64		ramp_wal_records;
+	uint64		ramp_wal_fpi;
+	uint64		ramp_wal_bytes;
+	BsHistogram measured;		/* latency after the ramp (a ramp only) */
 } BsSessionSlot;
 
 typedef struct BsSessionsShared
@@ -84,6 +94,7 @@ typedef struct BsSessionsShared
 	int			scale;
 	uint64		seed;
 	pg_atomic_uint32 go;
+	pg_atomic_uint32 ramp_over;	/* the ramp has ended: figures start */
 	pg_atomic_uint32 stop;
 	ConditionVariable cv;		/* ready, go, done, failed */
 	/* running totals, for the time series and the first interval */
@@ -109,16 +120,21 @@ typedef struct BsSessionsRun
 	BackgroundWorkerHandle **handles;
 	int			nstarted;
 	bool		after_checkpoint;
-	int64		duration_us;
+	int64		duration_us;	/* after the ramp */
 	int64		sample_interval_us;
+	BsSteadyArgs steady;		/* ramp, until, the criterion */
+	bool		ramped;			/* the ramp ended; measure_start is its end */
+	instr_time	measure_start;	/* where the figures start: go, or the ramp's end */
+	int64		checkpoints_before;	/* the server's checkpoints so far; -1: unknown */
+	int64		checkpoints_after;
 	int64		first_us;
 	BsWalFlushes flushes_before;
 	BsWalFlushes flushes_after;
 	BsSeries	series;
 	BsSampler	sampler;
-	instr_time	start;
+	instr_time	start;			/* go: the series' origin */
 	instr_time	elapsed;
-	double		elapsed_ms;
+	double		elapsed_ms;		/* from measure_start to the stop */
 	double		connect_ms;		/* from the first start to every session ready */
 	bool		first_taken;
 	uint64		first_commits;
@@ -132,7 +148,10 @@ extern BsSessionsRun *bs_sessions_create(BsWorkload workload, const char *what,
 										 const char *noun, int nsessions);
 extern void bs_sessions_execute(BsSessionsRun *r);
 extern void bs_sessions_check_workers(const char *noun, int nsessions);
+extern int64 bs_sessions_duration_arg(FunctionCallInfo fcinfo, int argno);
 extern void bs_sessions_read_wal_flushes(BsWalFlushes *f);
+extern void bs_sessions_steady_columns(BsSessionsRun *r, Datum *values, bool *nulls,
+									   int col_state, StringInfo notes);
 extern void bs_sessions_add_note(StringInfo notes, const char *sentence);
 extern bool bs_sessions_may_release_xmin(FunctionCallInfo fcinfo);
 
@@ -144,6 +163,7 @@ extern bool bs_session_keep_going(BsSessionsShared *sh, BsSessionSlot *slot,
 								  instr_time *last_check);
 extern void bs_session_count(BsSessionsShared *sh, BsSessionSlot *slot,
 							 const WalUsage *before);
+extern void bs_session_latency(BsSessionSlot *slot, uint64 ns);
 
 /* the workloads, in their own files */
 extern void bs_commit_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n);

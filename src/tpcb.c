@@ -92,6 +92,9 @@ enum
 	COL_WAL_FPI,
 	COL_WAL_FLUSHES,
 	COL_CHECKPOINTS,
+	COL_STEADY_STATE,
+	COL_STEADY_AT_MS,
+	COL_STEADY_CRITERION,
 	COL_HISTOGRAM,
 	COL_NOTES,
 	BS_TPCB_NCOLS
@@ -155,6 +158,54 @@ run_plan(SPIPlanPtr plan, Datum *args, int expected)
 		elog(ERROR, "a TPC-B statement returned %s", SPI_result_code_string(rc));
 }
 
+/*
+ * One of pgbench's transactions, its random values drawn from prng, timed
+ * from its start to its commit's return and counted.
+ */
+static void
+run_tpcb_transaction(BsSessionsShared *sh, BsSessionSlot *slot,
+					 const TpcbPlans *plans, pg_prng_state *prng)
+{
+	int64		accounts = (int64) TPCB_ACCOUNTS_PER_BRANCH * sh->scale;
+	int64		tellers = (int64) TPCB_TELLERS_PER_BRANCH * sh->scale;
+	WalUsage	before = pgWalUsage;
+	int64		aid = (int64) pg_prng_uint64_range(prng, 1, accounts);
+	int32		bid = (int32) pg_prng_uint64_range(prng, 1, sh->scale);
+	int32		tid = (int32) pg_prng_uint64_range(prng, 1, tellers);
+	int32		delta = (int32) pg_prng_uint64_range(prng, 0, 10000) - 5000;
+	Datum		args[4];
+	instr_time	t0;
+	instr_time	t1;
+
+	if (sh->track_latency)
+		INSTR_TIME_SET_CURRENT(t0);
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	args[0] = Int32GetDatum(delta);
+	args[1] = Int64GetDatum(aid);
+	run_plan(plans->update_account, args, SPI_OK_UPDATE);
+	run_plan(plans->select_account, &args[1], SPI_OK_SELECT);
+	args[1] = Int64GetDatum((int64) tid);
+	run_plan(plans->update_teller, args, SPI_OK_UPDATE);
+	args[1] = Int64GetDatum((int64) bid);
+	run_plan(plans->update_branch, args, SPI_OK_UPDATE);
+	args[0] = Int32GetDatum(tid);
+	args[1] = Int32GetDatum(bid);
+	args[2] = Int64GetDatum(aid);
+	args[3] = Int32GetDatum(delta);
+	run_plan(plans->insert_history, args, SPI_OK_INSERT);
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	if (sh->track_latency)
+	{
+		INSTR_TIME_SET_CURRENT(t1);
+		bs_session_latency(slot, bs_instr_time_ns(t1) - bs_instr_time_ns(t0));
+	}
+	bs_session_count(sh, slot, &before);
+}
+
 /* One client: pgbench's transaction, again and again, until told to stop. */
 void
 bs_tpcb_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
@@ -165,8 +216,7 @@ bs_tpcb_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
 	BufferUsage buffers_before;
 	uint64		os_before = 0;
 	bool		os_known;
-	int64		accounts = (int64) TPCB_ACCOUNTS_PER_BRANCH * sh->scale;
-	int64		tellers = (int64) TPCB_TELLERS_PER_BRANCH * sh->scale;
+	bool		reads_from_ramp = false;
 
 	StartTransactionCommand();
 	SPI_connect();
@@ -182,44 +232,20 @@ bs_tpcb_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
 	buffers_before = pgBufferUsage;
 	os_known = bs_os_read_bytes(&os_before);
 	INSTR_TIME_SET_CURRENT(last_check);
-	while (bs_session_keep_going(sh, slot, &last_check))
+	for (;;)
 	{
-		WalUsage	before = pgWalUsage;
-		int64		aid = (int64) pg_prng_uint64_range(&prng, 1, accounts);
-		int32		bid = (int32) pg_prng_uint64_range(&prng, 1, sh->scale);
-		int32		tid = (int32) pg_prng_uint64_range(&prng, 1, tellers);
-		int32		delta = (int32) pg_prng_uint64_range(&prng, 0, 10000) - 5000;
-		Datum		args[4];
-		instr_time	t0;
-		instr_time	t1;
+		bool		more = bs_session_keep_going(sh, slot, &last_check);
 
-		if (sh->track_latency)
-			INSTR_TIME_SET_CURRENT(t0);
-		StartTransactionCommand();
-		SPI_connect();
-		PushActiveSnapshot(GetTransactionSnapshot());
-		args[0] = Int32GetDatum(delta);
-		args[1] = Int64GetDatum(aid);
-		run_plan(plans.update_account, args, SPI_OK_UPDATE);
-		run_plan(plans.select_account, &args[1], SPI_OK_SELECT);
-		args[1] = Int64GetDatum((int64) tid);
-		run_plan(plans.update_teller, args, SPI_OK_UPDATE);
-		args[1] = Int64GetDatum((int64) bid);
-		run_plan(plans.update_branch, args, SPI_OK_UPDATE);
-		args[0] = Int32GetDatum(tid);
-		args[1] = Int32GetDatum(bid);
-		args[2] = Int64GetDatum(aid);
-		args[3] = Int32GetDatum(delta);
-		run_plan(plans.insert_history, args, SPI_OK_INSERT);
-		SPI_finish();
-		PopActiveSnapshot();
-		CommitTransactionCommand();
-		if (sh->track_latency)
+		/* the ramp's end, seen there: the reads count from here */
+		if (slot->ramped && !reads_from_ramp)
 		{
-			INSTR_TIME_SET_CURRENT(t1);
-			bs_hist_add(&slot->hist, bs_instr_time_ns(t1) - bs_instr_time_ns(t0));
+			buffers_before = pgBufferUsage;
+			os_known = bs_os_read_bytes(&os_before);
+			reads_from_ramp = true;
 		}
-		bs_session_count(sh, slot, &before);
+		if (!more)
+			break;
+		run_tpcb_transaction(sh, slot, &plans, &prng);
 	}
 
 	slot->blks_hit = pgBufferUsage.shared_blks_hit - buffers_before.shared_blks_hit;
@@ -237,33 +263,6 @@ bs_tpcb_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
  * The caller
  * ---------------------------------------------------------------------
  */
-
-/* Checkpoints the server has made so far (timed and requested). */
-static int64
-checkpoints_so_far(void)
-{
-	int64		n = -1;
-	bool		isnull;
-
-	SPI_connect();
-	if (SPI_execute("SELECT pg_catalog.pg_stat_clear_snapshot()", true, 0) == SPI_OK_SELECT &&
-#if PG_VERSION_NUM >= 170000
-		SPI_execute("SELECT (num_timed + num_requested)::int8 FROM pg_catalog.pg_stat_checkpointer",
-					true, 1) == SPI_OK_SELECT &&
-#else
-		SPI_execute("SELECT (checkpoints_timed + checkpoints_req)::int8 FROM pg_catalog.pg_stat_bgwriter",
-					true, 1) == SPI_OK_SELECT &&
-#endif
-		SPI_processed == 1)
-	{
-		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
-
-		if (!isnull)
-			n = DatumGetInt64(d);
-	}
-	SPI_finish();
-	return n;
-}
 
 /* A table of pgbench's, in nspoid: it must exist and be a table. */
 static Oid
@@ -307,7 +306,9 @@ tablespace_datum(Oid spc)
  * bench_tpcb(clients integer DEFAULT 8, duration interval DEFAULT '60s',
  *			  schema name DEFAULT NULL, label text DEFAULT NULL,
  *			  record boolean DEFAULT true,
- *			  sample_interval interval DEFAULT '1s')
+ *			  sample_interval interval DEFAULT '1s', ramp interval DEFAULT NULL,
+ *			  until text DEFAULT 'duration', steady text DEFAULT NULL,
+ *			  steady_window interval DEFAULT '30s')
  *	RETURNS SETOF record: one row
  */
 Datum
@@ -322,35 +323,24 @@ bench_tpcb(PG_FUNCTION_ARGS)
 	bool		have_pkey = false;
 	int64		scale;
 	int64		sample_interval_us;
-	int64		checkpoints_before;
-	int64		checkpoints_after;
 	BsRun		history;
 	BsClientWatch client;
 	BsSessionsShared *sh;
 	BsSessionsRun *r;
+	BsSteadyArgs steady;
 	StringInfoData notes;
 
 	bs_require_arg(fcinfo, 0, "clients");
-	bs_require_arg(fcinfo, 1, "duration");
 	nclients = PG_GETARG_INT32(0);
 	if (nclients < 1 || nclients > BS_SESSIONS_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("clients must be between 1 and %d", BS_SESSIONS_MAX)));
 	bs_sessions_check_workers("client", nclients);
-	{
-		Interval   *duration = PG_GETARG_INTERVAL_P(1);
-		double		us = (double) duration->time +
-			((double) duration->day + (double) duration->month * DAYS_PER_MONTH) *
-			USECS_PER_DAY;
-
-		if (us < 100000 || us > 3600.0 * USECS_PER_SEC)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("duration must be between 100 ms and 1 hour")));
-		duration_us = (int64) us;
-	}
+	duration_us = bs_sessions_duration_arg(fcinfo, 1);
 	sample_interval_us = bs_sample_interval_arg(fcinfo, 5);
+	bs_steady_args_parse(fcinfo, 6, "run", "duration", BS_SESSIONS_MAX_RUN_US, "1 hour",
+						 duration_us, sample_interval_us, &steady);
 	bs_run_begin(&history, fcinfo, "tpcb", 3, 4);
 
 	/* pgbench's tables: in schema, or where the search_path finds them */
@@ -426,6 +416,7 @@ bench_tpcb(PG_FUNCTION_ARGS)
 	bs_run_arg_int(&history, "scale", scale);
 	bs_run_arg_bool(&history, "track_latency", bs_track_latency);
 	bs_run_arg_sample_interval(&history, sample_interval_us);
+	bs_steady_args_record(&history, &steady);
 
 	InitMaterializedSRF(fcinfo, 0);
 	if (rsinfo->setDesc->natts != BS_TPCB_NCOLS)
@@ -439,16 +430,15 @@ bench_tpcb(PG_FUNCTION_ARGS)
 	strlcpy(sh->nspname, get_namespace_name(nspoid), sizeof(sh->nspname));
 	r->duration_us = duration_us;
 	r->sample_interval_us = sample_interval_us;
+	r->steady = steady;
 	initStringInfo(&notes);
 
-	checkpoints_before = checkpoints_so_far();
 	bs_client_watch_begin(&client);
 	r->release_xmin = bs_sessions_may_release_xmin(fcinfo);
 	bs_sessions_execute(r);
 	if (!r->release_xmin)
 		bs_sessions_add_note(&notes, "The caller's snapshot was held during the run (in a transaction block, above READ COMMITTED, or in a query that could read with it), so the clients' old row versions could not be pruned, as under any long transaction; SELECT * FROM bench_tpcb(...) alone gives it up.");
 	bs_client_watch_end(&client);
-	checkpoints_after = checkpoints_so_far();
 
 	{
 		Datum		values[BS_TPCB_NCOLS];
@@ -529,14 +519,15 @@ bench_tpcb(PG_FUNCTION_ARGS)
 				Int64GetDatum((int64) (r->flushes_after.flushes - r->flushes_before.flushes));
 		else
 			nulls[COL_WAL_FLUSHES] = true;
-		if (checkpoints_before >= 0 && checkpoints_after >= checkpoints_before)
+		if (r->checkpoints_before >= 0 && r->checkpoints_after >= r->checkpoints_before)
 		{
-			values[COL_CHECKPOINTS] = Int32GetDatum((int32) (checkpoints_after - checkpoints_before));
-			if (checkpoints_after > checkpoints_before)
+			values[COL_CHECKPOINTS] = Int32GetDatum((int32) (r->checkpoints_after - r->checkpoints_before));
+			if (r->checkpoints_after > r->checkpoints_before)
 				bs_sessions_add_note(&notes, "A checkpoint ran during the run: its writes and the full-page images after it are in the figures.");
 		}
 		else
 			nulls[COL_CHECKPOINTS] = true;
+		bs_sessions_steady_columns(r, values, nulls, COL_STEADY_STATE, &notes);
 		if (notes.len > 0)
 			values[COL_NOTES] = CStringGetTextDatum(notes.data);
 		else

@@ -209,6 +209,21 @@ sub tpcb_all_gone
 	$bg->quit;
 }
 {
+	# With a ramp the caller reads the server's statistics at its end, in
+	# the middle of the run, and gives up the xmin that reading took again.
+	my $bg = $node->background_psql('postgres', on_error_stop => 0);
+	$bg->query_until(qr//,
+		"SELECT * FROM bench_tpcb(clients => 3, duration => '1h', ramp => '300ms', record => false);\n");
+	my $pid = tpcb_running_pid();
+	usleep(1_000_000);
+	is($node->safe_psql('postgres', "SELECT backend_xmin IS NULL FROM pg_stat_activity WHERE pid = $pid"), 't',
+		'bench_tpcb with a ramp: the caller holds no xmin after the ramp either');
+	my $t0 = time;
+	$node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)");
+	tpcb_all_gone('cancel after the ramp', $t0);
+	$bg->quit;
+}
+{
 	my $bg = $node->background_psql('postgres', on_error_stop => 0);
 	$bg->query_until(qr//, "SELECT count(*) FROM $long_tpcb;\n");
 	my $pid = tpcb_running_pid();
