@@ -21,6 +21,12 @@
  * pg_stat_io's WAL rows on 18) over the run: group commit is a server's
  * property, and the WAL writer's flushes count.
  *
+ * With a ramp the sessions commit that long before the figures start, and
+ * a steady-state criterion is judged on the run's time series (commits
+ * per second, WAL MB per second, mean commit latency), as
+ * bench_tablespace_io's: src/sessions.c conducts both, src/steady.c
+ * judges.
+ *
  * A session's table is dropped when it exits, however it exits (a
  * before_shmem_exit callback: after an error, a cancel, the caller's
  * termination); a table a crash left behind is dropped by the next call

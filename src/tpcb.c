@@ -31,6 +31,11 @@
  * pgbench, a run writes into those tables (balances and history rows);
  * it creates nothing and leaves nothing of its own behind.
  *
+ * A ramp, and steady state judged on transactions per second, WAL MB per
+ * second or mean latency, are src/sessions.c's and src/steady.c's, as for
+ * bench_commit; each client restarts its buffer and kernel read counts
+ * where it sees the ramp end.
+ *
  * src/tpcb.c
  *
  *-------------------------------------------------------------------------
