@@ -59,7 +59,7 @@ SELECT elapsed_ms >= 300 AS duration_after_ramp,
 	   CASE WHEN steady_state
 			THEN steady_at_ms = first_steady_window(r.run_id, 1, '{iops:90%,lat:90%}', 2, 300, 100)
 			ELSE first_steady_window(r.run_id, 1, '{iops:90%,lat:90%}', 2, 300, 100) IS NULL
-				 AND notes LIKE 'Steady state (iops:90%,lat:90% over 0.2 s) was not reached%' END AS verdict_ok
+				 AND notes LIKE '%Steady state (iops:90%,lat:90% over 0.2 s) was not reached%' END AS verdict_ok
 FROM ramped, bench_run r WHERE r.label = 'commit-ramp';
 -- until => 'steady': the run ends when the criterion holds.
 CREATE TEMP TABLE until_steady AS

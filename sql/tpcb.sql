@@ -106,7 +106,7 @@ SELECT elapsed_ms >= 400 AS duration_after_ramp,
 	   CASE WHEN steady_state
 			THEN steady_at_ms = first_steady_window(r.run_id, 1, '{iops:90%}', 2, 300, 100)
 			ELSE first_steady_window(r.run_id, 1, '{iops:90%}', 2, 300, 100) IS NULL
-				 AND notes LIKE 'Steady state (iops:90% over 0.2 s) was not reached%' END AS verdict_ok
+				 AND notes LIKE '%Steady state (iops:90% over 0.2 s) was not reached%' END AS verdict_ok
 FROM ramped, bench_run r WHERE r.label = 'tpcb-ramp';
 SELECT r.arguments -> 'ramp_s' AS ramp_s, r.arguments ->> 'until' AS until,
 	   r.arguments ->> 'steady' AS steady, r.arguments -> 'steady_window_s' AS steady_window_s
@@ -123,7 +123,7 @@ SELECT steady_state, elapsed_ms < 60000 AS ended_when_steady,
 FROM until_steady, bench_run r WHERE r.label = 'tpcb-until';
 -- A window longer than the run is never judged, and the note says so.
 SELECT steady_state, steady_at_ms, steady_criterion,
-	   regexp_replace(notes, 'ran [0-9.]+ s', 'ran N s') AS notes
+	   regexp_replace(substring(notes FROM 'Steady state.*'), 'ran [0-9.]+ s', 'ran N s') AS notes
 FROM bench_tpcb(clients => 1, duration => '200ms', schema => 'bank', steady => 'iops:5%',
 				steady_window => '10s', record => false);
 

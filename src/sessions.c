@@ -125,6 +125,11 @@ leader_alive(BsSessionsShared *sh)
 void
 bs_session_ready_and_wait(BsSessionsShared *sh, BsSessionSlot *slot)
 {
+	/*
+	 * The set-up's statistics (its WAL flushes) reach the server now, so
+	 * that the caller's reading at the start leaves them out.
+	 */
+	pgstat_report_stat(true);
 	slot->pid = MyProcPid;
 	pg_write_barrier();
 	slot->ready = true;
@@ -167,6 +172,13 @@ bs_session_keep_going(BsSessionsShared *sh, BsSessionSlot *slot,
 		slot->ramp_wal_fpi = slot->wal_fpi;
 		slot->ramp_wal_bytes = slot->wal_bytes;
 		bs_hist_reset(&slot->measured);
+		/*
+		 * The ramp's WAL flushes reach the server's statistics before the
+		 * caller, seeing every session ramped, reads them (a session's
+		 * own are otherwise sent when it ends).
+		 */
+		pgstat_report_stat(true);
+		pg_write_barrier();
 		slot->ramped = true;
 	}
 	if (stopping)
@@ -493,6 +505,7 @@ bs_sessions_create(BsWorkload workload, const char *what, const char *noun,
 	sh->time_wal_io = superuser();
 	sh->track_latency = bs_track_latency;
 	pg_atomic_init_u32(&sh->go, 0);
+	pg_atomic_init_u32(&sh->ramp_over, 0);
 	pg_atomic_init_u32(&sh->stop, 0);
 	pg_atomic_init_u64(&sh->commits, 0);
 	pg_atomic_init_u64(&sh->wal_bytes, 0);
@@ -635,7 +648,10 @@ read_checkpoints(void)
  * versions can then be pruned while they run.  Only where no catalog
  * access follows before the run ends, or again after it (a catalog
  * snapshot taken while no transaction had completed since the statement's
- * own would bring the xmin back).
+ * own would bring the xmin back).  Once it is given up, nothing may read
+ * a table with the statement's snapshot any more (SPI with read_only
+ * does): its rows may be pruned.  Reading the server's statistics is
+ * safe.
  */
 static void
 release_caller_xmin(BsSessionsRun *r)
@@ -711,6 +727,19 @@ bs_sessions_steady_columns(BsSessionsRun *r, Datum *values, bool *nulls,
 		bs_sessions_add_note(notes, bs_steady_shortfall(ss, r->elapsed_ms));
 	}
 	values[col_state + 2] = CStringGetTextDatum(ss->text);
+}
+
+/* Has every session seen the ramp end (and sent its statistics)? */
+static bool
+all_ramped(BsSessionsShared *sh)
+{
+	for (int i = 0; i < sh->nsessions; i++)
+	{
+		pg_read_barrier();
+		if (!sh->slots[i].ramped)
+			return false;
+	}
+	return true;
 }
 
 /* Microseconds from start to now. */
@@ -826,7 +855,13 @@ run_sessions(BsSessionsRun *r)
 			/* the ramp is over: the sessions see it before their next transaction */
 			(void) pg_atomic_exchange_u32(&sh->ramp_over, 1);
 			r->ramped = true;
+			r->counts_pending = true;
 			r->measure_start = now;
+		}
+		/* the server's counts, once every session has sent the ramp's */
+		if (r->counts_pending && all_ramped(sh))
+		{
+			r->counts_pending = false;
 			read_server_counts(r);
 			release_caller_xmin(r);
 		}
@@ -868,6 +903,12 @@ run_sessions(BsSessionsRun *r)
 						 PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
 	}
+	/* a session still in its first transaction after the ramp: read now */
+	if (r->counts_pending)
+	{
+		r->counts_pending = false;
+		read_server_counts(r);
+	}
 	pg_atomic_write_u32(&sh->stop, 1);
 	ConditionVariableBroadcast(&sh->cv);
 	INSTR_TIME_SET_CURRENT(r->elapsed);
@@ -886,9 +927,11 @@ run_sessions(BsSessionsRun *r)
 		(void) ConditionVariableTimedSleep(&sh->cv, BS_SESSIONS_CHECK_MS, PG_WAIT_EXTENSION);
 	}
 	ConditionVariableCancelSleep();
+	/*
+	 * The last sample, from the last tick to the sessions' end, holds their
+	 * shutdown: kept in the series, never judged.
+	 */
 	bs_sampler_end(&r->sampler);
-	if (r->steady.judge && !r->steady.judge->reached)
-		(void) bs_steady_check(r->steady.judge, &r->series);
 }
 
 /*

@@ -124,6 +124,8 @@ typedef struct BsSessionsRun
 	int64		sample_interval_us;
 	BsSteadyArgs steady;		/* ramp, until, the criterion */
 	bool		ramped;			/* the ramp ended; measure_start is its end */
+	bool		counts_pending; /* the server's counts are to be read once every
+								 * session has seen the ramp end */
 	instr_time	measure_start;	/* where the figures start: go, or the ramp's end */
 	int64		checkpoints_before;	/* the server's checkpoints so far; -1: unknown */
 	int64		checkpoints_after;

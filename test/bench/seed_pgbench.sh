@@ -76,10 +76,18 @@ prepare_side() {   # schema
 run_side() {       # schema round
     local out tps lat
     prepare_side "$1"
+    # a plain SELECT of its own, so that the caller's snapshot is given up
+    # while the clients run (an INSERT ... SELECT over it would hold it);
+    # the figures are read back from the history
+    bs_psql -Atq -o /dev/null -c "SELECT * FROM bench_tpcb(clients => $clients,
+        duration => '${seconds}s', schema => '$1', label => 'seed-$1')"
     bs_psql -Atq -c "INSERT INTO seed_tpcb
-        SELECT 'spc_$1', 'bench_tpcb', $2, tps, lat_avg_ms
-        FROM bench_tpcb(clients => $clients, duration => '${seconds}s', schema => '$1',
-                        label => 'seed-$1')"
+        SELECT 'spc_$1', 'bench_tpcb', $2, h.tps, bench_metric(h.metrics, 'lat_avg_ms')
+        FROM bench_history h
+        WHERE h.run_id = (SELECT max(run_id) FROM bench_run WHERE label = 'seed-$1')"
+    [ "$(bs_psql -Atq -c "SELECT count(*) FROM bench_history WHERE label = 'seed-$1'
+                          AND metrics ->> 'notes' LIKE '%snapshot was held%'")" = 0 ] ||
+        bs_die "bench_tpcb held the caller's snapshot"
     prepare_side "$1"
     out=$(bs_as_pg env PGOPTIONS="-c search_path=$1" "$PG_BIN/pgbench" -n -M prepared \
         -c "$clients" -j "$clients" -T "$seconds" postgres 2>&1)

@@ -68,11 +68,23 @@ pgbench_side() {   # protocol round
     bs_psql -Atq -c "INSERT INTO bench_pair VALUES ('pgbench -M $1', $2, $tps, ${lat:-NULL})"
 }
 
+# bench_tpcb as a plain SELECT of its own (an INSERT ... SELECT over it
+# would hold the statement's snapshot through the run and keep the
+# clients' old row versions from being pruned: its notes would say so),
+# its figures read back from the history under its label.
+tpcb_run() {       # label arguments
+    bs_psql -Atq -o /dev/null -c "SELECT * FROM bench_tpcb($2, label => '$1')"
+    [ "$(bs_psql -Atq -c "SELECT count(*) FROM bench_history WHERE label = '$1'
+                          AND metrics ->> 'notes' LIKE '%snapshot was held%'")" = 0 ] ||
+        bs_die "bench_tpcb held the caller's snapshot in run $1"
+}
+
 bench_side() {     # round
     prepare_side
+    tpcb_run "parity-r$1" "clients => $clients, duration => '${seconds}s'"
     bs_psql -Atq -c "INSERT INTO bench_pair
-        SELECT 'bench_tpcb', $1, tps, lat_avg_ms
-        FROM bench_tpcb(clients => $clients, duration => '${seconds}s', record => false)"
+        SELECT 'bench_tpcb', $1, tps, bench_metric(metrics, 'lat_avg_ms')
+        FROM bench_history WHERE label = 'parity-r$1'"
 }
 
 sections=${BENCH_SECTIONS:-parity steady}
@@ -144,26 +156,27 @@ if want steady; then
 
     steady_bench_tpcb() {    # round
         prepare_side
+        tpcb_run "steady-r$1" "clients => $clients, ramp => '$ss_ramp', until => 'steady',
+                 steady => '$ss_crit', steady_window => '$ss_window', duration => '$ss_cap'"
         bs_psql -Atq -c "INSERT INTO steady_verdict
-            SELECT $1, 'bench_tpcb', steady_at_ms, tps
-            FROM bench_tpcb(clients => $clients, ramp => '$ss_ramp', until => 'steady',
-                 steady => '$ss_crit', steady_window => '$ss_window', duration => '$ss_cap',
-                 label => 'steady-r$1')" \
+            SELECT $1, 'bench_tpcb', bench_metric(metrics, 'steady_at_ms'), tps
+            FROM bench_history WHERE label = 'steady-r$1'" \
             -c "INSERT INTO steady_series
             SELECT $1, 'bench_tpcb', start_ms / 1000, (start_ms + elapsed_ms) / 1000, iops
             FROM bench_samples('steady-r$1')
             WHERE elapsed_ms >= 500"
     }
     steady_pgbench() {       # round
-        local out
+        local out tps
         prepare_side
         out=$(bs_as_pg "$PG_BIN/pgbench" -n -M prepared -c "$clients" -j "$clients" \
               -T "$pgbench_runtime" -P 1 postgres 2>&1)
         echo "$out" | sed -n 's/^progress: \([0-9.]*\) s, \([0-9.]*\) tps.*/\1 \2/p' |
             awk -v r="$1" '{ printf "%s\tpgbench\t%s\t%s\t%s\n", r, $1 - 1, $1, $2 }' |
             bs_psql -q -c "COPY steady_series FROM STDIN"
-        bs_psql -Atq -c "INSERT INTO steady_verdict VALUES ($1, 'pgbench', NULL,
-            $(echo "$out" | sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p'))"
+        tps=$(echo "$out" | sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p')
+        if [ -z "$tps" ]; then echo "$out" >&2; bs_die "pgbench printed no tps"; fi
+        bs_psql -Atq -c "INSERT INTO steady_verdict VALUES ($1, 'pgbench', NULL, $tps)"
     }
 
     bs_log "steady state: $ss_crit over $ss_window after a ramp of $ss_ramp, at most $ss_cap; $rounds rounds"

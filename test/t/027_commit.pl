@@ -211,13 +211,25 @@ sub tpcb_all_gone
 {
 	# With a ramp the caller reads the server's statistics at its end, in
 	# the middle of the run, and gives up the xmin that reading took again.
+	my $rows_before = $node->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history');
 	my $bg = $node->background_psql('postgres', on_error_stop => 0);
 	$bg->query_until(qr//,
 		"SELECT * FROM bench_tpcb(clients => 3, duration => '1h', ramp => '300ms', record => false);\n");
 	my $pid = tpcb_running_pid();
-	usleep(1_000_000);
-	is($node->safe_psql('postgres', "SELECT backend_xmin IS NULL FROM pg_stat_activity WHERE pid = $pid"), 't',
-		'bench_tpcb with a ramp: the caller holds no xmin after the ramp either');
+	# the clients are committing: the ramp began; well past its end, the
+	# caller has read the server's statistics and given the xmin up again
+	ok($node->poll_query_until('postgres',
+			"SELECT count(*) > $rows_before FROM pgbench_history"),
+		'bench_tpcb with a ramp: the clients commit');
+	usleep(1_500_000);
+	my $held = 0;
+	for (1 .. 3)
+	{
+		$held++ if $node->safe_psql('postgres',
+			"SELECT backend_xmin IS NOT NULL FROM pg_stat_activity WHERE pid = $pid") eq 't';
+		usleep(100_000);
+	}
+	is($held, 0, 'bench_tpcb with a ramp: the caller holds no xmin after the ramp either');
 	my $t0 = time;
 	$node->safe_psql('postgres', "SELECT pg_cancel_backend($pid)");
 	tpcb_all_gone('cancel after the ramp', $t0);
