@@ -226,7 +226,7 @@ WITH v AS (
     FROM steady_verdict v
 )
 SELECT b.round, b.at_s IS NOT NULL AS bench_tpcb_steady, p.at_s IS NOT NULL AS pgbench_steady,
-       b.at_s AS bench_tpcb_at_s, p.at_s AS pgbench_at_s,
+       round(b.at_s::numeric, 1) AS bench_tpcb_at_s, round(p.at_s::numeric, 1) AS pgbench_at_s,
        b.own_at_ms IS NOT DISTINCT FROM b.at_s * 1000 OR abs(b.own_at_ms - b.at_s * 1000) < 1
          AS own_verdict_same,
        round(b.tps::numeric) AS bench_tpcb_tps, round(p.tps::numeric) AS pgbench_tps
@@ -238,8 +238,8 @@ WITH v AS (
 )
 SELECT count(*) FILTER (WHERE (b.at_s IS NULL) = (p.at_s IS NULL)) || ' of ' || count(*) AS verdicts_agree,
        count(*) FILTER (WHERE b.at_s IS NOT NULL AND p.at_s IS NOT NULL) AS both_steady,
-       percentile_cont(0.5) WITHIN GROUP (ORDER BY b.at_s / p.at_s)
-         FILTER (WHERE b.at_s IS NOT NULL AND p.at_s IS NOT NULL) AS when_ratio_median
+       round(percentile_cont(0.5) WITHIN GROUP (ORDER BY b.at_s / p.at_s)
+             FILTER (WHERE b.at_s IS NOT NULL AND p.at_s IS NOT NULL)::numeric, 2) AS when_ratio_median
 FROM v b JOIN v p ON p.round = b.round AND p.tool = 'pgbench'
 WHERE b.tool = 'bench_tpcb';
 SQL
