@@ -483,7 +483,8 @@ BEGIN
 			ELSIF kind = 'tpcb' THEN
 				PERFORM FROM @extschema@._bench_cluster_tpcb_plproxy(cluster, ARRAY[i],
 						(args ->> 'clients')::integer, '100ms'::pg_catalog.interval,
-						(args ->> 'schema')::pg_catalog.name, NULL::pg_catalog.text, false);
+						(args ->> 'schema')::pg_catalog.name, NULL::pg_catalog.text, false,
+						NULL::pg_catalog.interval);
 			ELSIF kind = 'randread' THEN
 				PERFORM FROM @extschema@._bench_cluster_randread_plproxy(cluster, ARRAY[i], relation,
 						(args ->> 'reads')::bigint, args ->> 'cache', (args ->> 'depth')::integer,
@@ -895,7 +896,8 @@ CREATE FUNCTION _bench_cluster_tpcb_plproxy(
 	i_duration interval,
 	i_schema name,
 	i_label text,
-	i_record boolean
+	i_record boolean,
+	i_ramp interval
 )
 RETURNS SETOF _bench_cluster_tpcb_node
 LANGUAGE plproxy
@@ -905,10 +907,10 @@ AS $$
 	RUN ON i_parts;
 	SELECT (i_parts)[1] AS part, s.*
 	FROM bench_tpcb(clients => i_clients, duration => i_duration, schema => i_schema,
-					label => i_label, record => i_record) s;
+					label => i_label, record => i_record, ramp => i_ramp) s;
 $$;
 
-COMMENT ON FUNCTION _bench_cluster_tpcb_plproxy(name, integer[], integer, interval, name, text, boolean) IS
+COMMENT ON FUNCTION _bench_cluster_tpcb_plproxy(name, integer[], integer, interval, name, text, boolean, interval) IS
 'internal: one bench_tpcb run on each of the partitions given (PL/Proxy)';
 
 --
@@ -922,17 +924,18 @@ CREATE FUNCTION _bench_cluster_citus_tpcb_command(
 	duration interval,
 	schema name,
 	label text,
-	record boolean
+	record boolean,
+	ramp interval
 )
 RETURNS text
 LANGUAGE sql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
-SELECT format('SELECT t FROM bench_tpcb(clients => %L::pg_catalog.int4, duration => %L::pg_catalog.interval, schema => %L::pg_catalog.name, label => %L::pg_catalog.text, record => %L::pg_catalog.bool) t',
-			  clients, duration, schema, label, record);
+SELECT format('SELECT t FROM bench_tpcb(clients => %L::pg_catalog.int4, duration => %L::pg_catalog.interval, schema => %L::pg_catalog.name, label => %L::pg_catalog.text, record => %L::pg_catalog.bool, ramp => %L::pg_catalog.interval) t',
+			  clients, duration, schema, label, record, ramp);
 $$;
 
-COMMENT ON FUNCTION _bench_cluster_citus_tpcb_command(integer, interval, name, text, boolean) IS
+COMMENT ON FUNCTION _bench_cluster_citus_tpcb_command(integer, interval, name, text, boolean, interval) IS
 'internal: the command a Citus worker runs for bench_cluster_tpcb';
 
 --
@@ -1014,7 +1017,8 @@ CREATE FUNCTION _bench_cluster_tpcb(
 	p_duration interval,
 	p_schema name,
 	p_label text,
-	p_record boolean
+	p_record boolean,
+	p_ramp interval
 )
 RETURNS SETOF _bench_cluster_tpcb_result
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
@@ -1049,6 +1053,10 @@ BEGIN
 		RAISE EXCEPTION 'duration must be between 100 ms and 1 hour'
 			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
+	IF p_ramp < interval '0' OR p_ramp > interval '1 hour' THEN
+		RAISE EXCEPTION 'ramp must be between 0 and 1 hour'
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
 
 	target := @extschema@._bench_cluster_target(p_cluster);
 	PERFORM @extschema@._bench_cluster_check_label(p_label, p_record);
@@ -1070,7 +1078,7 @@ BEGIN
 		BEGIN
 			node_rows := ARRAY(SELECT x FROM @extschema@._bench_cluster_tpcb_plproxy(
 									p_cluster, parts, p_clients, p_duration, p_schema, p_label,
-									p_record) x);
+									p_record, p_ramp) x);
 		EXCEPTION WHEN OTHERS THEN
 			GET STACKED DIAGNOSTICS e_state = RETURNED_SQLSTATE, e_message = MESSAGE_TEXT,
 									e_hint = PG_EXCEPTION_HINT;
@@ -1090,7 +1098,7 @@ BEGIN
 		INTO nodes, node_rows, wall_ms
 		FROM @extschema@._bench_cluster_citus(
 				@extschema@._bench_cluster_citus_tpcb_command(p_clients, p_duration, p_schema,
-															  p_label, p_record),
+															  p_label, p_record, p_ramp),
 				false) WITH ORDINALITY AS w(node, result, wall_ms, ord);
 	END IF;
 
@@ -1103,6 +1111,7 @@ BEGIN
 		args := jsonb_build_object('cluster', p_cluster, 'engine', target.engine,
 								   'nodes', cardinality(nodes), 'node_names', to_jsonb(nodes),
 								   'clients', p_clients, 'duration', p_duration::text,
+								   'ramp', p_ramp::text,
 								   'schema', p_schema, 'label', p_label, 'record', p_record);
 		PERFORM @extschema@._bench_cluster_record('cluster_tpcb',
 									  p_cluster || '/' || coalesce(totals -> 0 ->> 'schema', p_schema::text, 'search_path')
@@ -1112,7 +1121,7 @@ BEGIN
 END;
 $$;
 
-COMMENT ON FUNCTION _bench_cluster_tpcb(name, integer, interval, name, text, boolean) IS
+COMMENT ON FUNCTION _bench_cluster_tpcb(name, integer, interval, name, text, boolean, interval) IS
 'internal: bench_cluster_tpcb''s implementation';
 
 CREATE FUNCTION bench_cluster_tpcb(
@@ -1122,12 +1131,13 @@ CREATE FUNCTION bench_cluster_tpcb(
 	schema name DEFAULT NULL,		-- the schema of each node's pgbench tables; NULL: each node's search_path
 	label text DEFAULT NULL,		-- recorded with the run, on the nodes and the coordinator
 	record boolean DEFAULT true,	-- false: record nothing, anywhere
+	ramp interval DEFAULT NULL,		-- each node's warm-up, left out of its figures (bench_tpcb's ramp); NULL: none, at most 1 h
 	OUT node text,					-- the node (p0, p1, ...; Citus: host:port), or 'total'
 	OUT clients integer,			-- clients on the node; total: summed
 	OUT scale integer,				-- the node's scale; total: summed
 	OUT schema name,				-- the node's tables' schema; total: NULL unless the same everywhere
 	OUT tablespace name,			-- pgbench_accounts' tablespace; total: NULL unless the same everywhere
-	OUT elapsed_ms float8,			-- node: its timed run, ms; total: the coordinator's wall-clock time of the whole fan-out, ms
+	OUT elapsed_ms float8,			-- node: its timed run after its ramp, ms; total: the coordinator's wall-clock time of the whole fan-out (ramps included), ms
 	OUT connect_ms float8,			-- node: its clients' start; total: the slowest node's
 	OUT transactions bigint,		-- transactions committed; total: summed
 	OUT tps float8,					-- node: as bench_tpcb; total: summed (the nodes ran at the same time)
@@ -1154,10 +1164,10 @@ RETURNS SETOF record
 LANGUAGE sql VOLATILE PARALLEL UNSAFE
 SET search_path = pg_catalog, pg_temp
 AS $$
-SELECT * FROM @extschema@._bench_cluster_tpcb($1, $2, $3, $4, $5, $6);
+SELECT * FROM @extschema@._bench_cluster_tpcb($1, $2, $3, $4, $5, $6, $7);
 $$;
 
-COMMENT ON FUNCTION bench_cluster_tpcb(name, integer, interval, name, text, boolean) IS
+COMMENT ON FUNCTION bench_cluster_tpcb(name, integer, interval, name, text, boolean, interval) IS
 'bench_tpcb on every node of a cluster (PL/Proxy partitions, or Citus workers) at once, one row per node and a total row';
 
-GRANT EXECUTE ON FUNCTION bench_cluster_tpcb(name, integer, interval, name, text, boolean) TO PUBLIC;
+GRANT EXECUTE ON FUNCTION bench_cluster_tpcb(name, integer, interval, name, text, boolean, interval) TO PUBLIC;

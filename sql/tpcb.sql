@@ -186,6 +186,12 @@ GRANT INSERT ON bank.pgbench_history TO regress_teller;
 SET ROLE regress_teller;
 SELECT clients, transactions > 0 AS ran
 FROM bench_tpcb(clients => 1, schema => 'bank', duration => '100ms', record => false);
+-- a ramp and a criterion need no more: the statistics read at the ramp's
+-- end are open to every role
+SELECT clients, transactions > 0 AS ran, steady_criterion
+FROM bench_tpcb(clients => 1, schema => 'bank', duration => '200ms', ramp => '100ms',
+				steady => 'iops:50%', steady_window => '200ms', sample_interval => '100ms',
+				record => false);
 RESET ROLE;
 REVOKE UPDATE ON bank.pgbench_branches FROM regress_teller;
 SET ROLE regress_teller;

@@ -230,6 +230,25 @@ is($nodes[2]->safe_psql('postgres',
 		"SELECT count(*) || '/' || min(benchmark) FROM bench_history WHERE label = 'tap-tpcb'"),
 	'1/tpcb', 'tpcb: each node recorded its own run');
 
+# With a ramp, each node leaves its warm-up out: its figures start when
+# the ramp ends (the history rows the ramp wrote are there, its
+# transactions are fewer), and its duration counts from there.
+{
+	my @before = map { $_->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history') } @nodes;
+	my %rr = map { $_->{node} => $_ } bs_rows($coord, q{
+		SELECT * FROM bench_cluster_tpcb('bench', clients => 1, duration => '300ms', ramp => '300ms', record => false)});
+	for my $i (0 .. 2)
+	{
+		my $written = $nodes[$i]->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history') - $before[$i];
+		cmp_ok($rr{"p$i"}{elapsed_ms}, '>=', 300, "tpcb ramp p$i: the duration counts after the ramp");
+		cmp_ok($rr{"p$i"}{transactions}, '<', $written,
+			"tpcb ramp p$i: the ramp's transactions ran but are left out ($rr{\"p$i\"}{transactions} of $written)");
+	}
+	cmp_ok($rr{total}{elapsed_ms}, '>=', 600, 'tpcb ramp: the fan-out took the ramp and the duration');
+}
+like(psql_error($coord, "SELECT * FROM bench_cluster_tpcb('bench', ramp => '2h')"),
+	qr/ERROR:  22023: ramp must be between 0 and 1 hour/, 'tpcb: a ramp out of range: refused before any node runs');
+
 # A read-only transaction on the coordinator: the rows, a notice, no total
 # recorded there (the nodes record in their own transactions).
 my ($ret, $out, $err) = $coord->psql('postgres', q{

@@ -142,6 +142,23 @@ for my $how ('keep', 'new')
 		'1/cluster_tpcb', "tpcb ($how): the total recorded on the coordinator");
 }
 $coord->safe_psql('postgres', 'ALTER DATABASE postgres RESET benchstore_cluster.citus_connections');
+# With a ramp, each worker leaves its warm-up out: its figures start when
+# the ramp ends (the history rows the ramp wrote are there, its
+# transactions are fewer), and its duration counts from there.
+{
+	my %worker = map { my $w = $_; (grep { /:(\d+)$/ && $1 == $w->port } @names)[0] => $w } @workers;
+	my %before = map { $_ => $worker{$_}->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history') } @names;
+	@rows = bs_rows($coord, q{
+		SELECT * FROM bench_cluster_tpcb('citus', clients => 1, duration => '300ms', ramp => '300ms', record => false)});
+	%r = map { $_->{node} => $_ } @rows;
+	for my $n (@names)
+	{
+		my $written = $worker{$n}->safe_psql('postgres', 'SELECT count(*) FROM pgbench_history') - $before{$n};
+		cmp_ok($r{$n}{elapsed_ms}, '>=', 300, "tpcb ramp $n: the duration counts after the ramp");
+		cmp_ok($r{$n}{transactions}, '<', $written,
+			"tpcb ramp $n: the ramp's transactions ran but are left out ($r{$n}{transactions} of $written)");
+	}
+}
 for my $w (@workers)
 {
 	is($w->safe_psql('postgres', q{
