@@ -731,8 +731,12 @@ BEGIN
 			END LOOP;
 
 			SELECT max(x) INTO best FROM pg_catalog.unnest(rates) x;
+			-- the knee on the rounded share each row shows, so that the row
+			-- marked is the first whose of_best_pct reads 90 or more
 			SELECT min(o) INTO knee_at FROM pg_catalog.unnest(rates) WITH ORDINALITY u(x, o)
-			WHERE x >= knee_share * best;
+			WHERE CASE WHEN best > 0
+					   THEN pg_catalog.round((100 * x / best)::numeric, 1) >= 100 * knee_share
+					   ELSE x >= knee_share * best END;
 			FOR i IN 1 .. pg_catalog.cardinality(rowset) LOOP
 				test := t;
 				effective_io_concurrency := (rowset[i] ->> 'eic')::integer;
