@@ -130,8 +130,14 @@ if [ -n "${BS_ONE_VERSION:-}" ]; then
     [ "$status" -eq 0 ] && { bash test/full_disk.sh || status=$?; }
     if [ "$status" -ne 0 ]; then
         [ -f "$work/regression.diffs" ] && cat "$work/regression.diffs"
+        # the logs of the TAP tests that failed: an assertion that did not
+        # hold, or a test that died (prove names those in its summary)
         for f in "$work"/tmp_check/log/regress_log_*; do
-            [ -f "$f" ] && grep -q 'not ok' "$f" && { echo "== $f"; tail -n 60 "$f"; }
+            [ -f "$f" ] || continue
+            if grep -q 'not ok' "$f" ||
+                grep -q "^test/t/${f##*/regress_log_}\.pl .*Wstat" "$out"; then
+                echo "== $f"; tail -n 60 "$f"
+            fi
         done
         echo "PostgreSQL $PG_MAJOR: tests failed" >&2
     fi

@@ -10,6 +10,9 @@
 # bs_backend_pid($node, $sql_prefix)
 #                              the pid of the client backend running a
 #                              statement that starts so (waits for it)
+# bs_crash_backend($node, $pid)
+#                              kill -9 a backend and wait until the server
+#                              has restarted after the crash
 # bs_plproxy_cluster($coordinator, $name, \@nodes, %opts)
 #                              a PL/Proxy cluster (foreign server) on the
 #                              coordinator whose partitions p0, p1, ... are
@@ -20,6 +23,7 @@ use strict;
 use warnings;
 use Exporter 'import';
 use File::Find;
+use IPC::Run ();
 use JSON::PP;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -27,7 +31,7 @@ use Test::More;
 use Time::HiRes ();
 
 our @EXPORT = qw(bs_node bs_rows bs_row bs_have_proc_io bs_fs_type bs_temp_files
-  bs_wait_for_files bs_backend_pid bs_plproxy_cluster bs_broken_runs);
+  bs_wait_for_files bs_backend_pid bs_crash_backend bs_plproxy_cluster bs_broken_runs);
 
 # PostgreSQL 16.2's BackgroundPsql::query() returns the query's output with
 # its trailing newline (18's, and Debian's 15.20, remove it): remove it on
@@ -140,6 +144,30 @@ sub bs_backend_pid
 # A PL/Proxy cluster named $name on the coordinator: one partition per
 # node (p0 is the first), connecting over the nodes' Unix sockets, and a
 # user mapping for PUBLIC (the same role on every node, no password).
+# Kill -9 a backend, then wait until the postmaster has reset the cluster
+# and accepts connections again: the checkpointer is a new process then.
+# The queries go on psql's command line, not its standard input: while the
+# server restarts psql exits before reading its input, and IPC::Run's write
+# of it then fails with EPIPE and dies (poll_query_until does that, and a
+# test died of it on 18).
+sub bs_crash_backend
+{
+	my ($node, $pid) = @_;
+	my $sql = "SELECT pid FROM pg_stat_activity WHERE backend_type = 'checkpointer'";
+	my $before = $node->safe_psql('postgres', $sql);
+	kill 'KILL', $pid or die "could not kill backend $pid: $!";
+	my @cmd = ($node->installed_command('psql'), '-XAtq', '-d', $node->connstr('postgres'), '-c', $sql);
+	for (my $i = 0; $i < 10 * $PostgreSQL::Test::Utils::timeout_default; $i++)
+	{
+		my ($out, $err) = ('', '');
+		eval { IPC::Run::run(\@cmd, '<', '/dev/null', '>', \$out, '2>', \$err); };
+		chomp $out;
+		return 1 if $out =~ /^\d+$/ && $out ne $before;
+		Time::HiRes::usleep(100_000);
+	}
+	die "the server did not restart after backend $pid was killed";
+}
+
 sub bs_plproxy_cluster
 {
 	my ($coordinator, $name, $nodes, %opts) = @_;

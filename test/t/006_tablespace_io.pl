@@ -103,10 +103,8 @@ $bg = $node->background_psql('postgres', on_error_stop => 0);
 $bg->query_until(qr//, "$long;\n");
 ok(bs_wait_for_files($tsdir, 2), 'files there before the crash');
 $pid = bs_backend_pid($node, "SELECT * FROM bench_tablespace_io('io_ts'");
-kill 'KILL', $pid;
+bs_crash_backend($node, $pid);
 eval { $bg->quit; };
-$node->poll_query_until('postgres', 'SELECT 1', '1')
-  or die 'server did not come back after the crash';
 is(scalar(bs_temp_files($tsdir)), 0, 'no file left after kill -9 and restart');
 is(scalar(bs_temp_files($base_tmp)), 0, 'nor in the default tablespace');
 
