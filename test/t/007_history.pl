@@ -432,7 +432,7 @@ sub sample_run
 	my $out = $sampler->query_until(qr/samples:.*\n/, '');
 	$bg->query_until(qr/done:\d+\n/, '');
 	$bg->quit;
-	$sampler->quit;
+	eval { $sampler->quit; };
 	my ($json) = $out =~ /samples:(.*)\n/;
 	my %seen = map { ("$_->{backend_type}|$_->{wait_event_type}|$_->{wait_event}" => $_->{samples}) }
 	  @{ decode_json($json) };

@@ -31,8 +31,10 @@ sub running_pid
 			SELECT pid FROM pg_stat_activity
 			WHERE query LIKE 'SELECT count(*) FROM bench_commit%' AND state = 'active'
 			  AND backend_type = 'client backend'});
-		my $n = $node->safe_psql('postgres', $sessions_sql);
-		return $pid if $pid ne '' && $n > 0;
+		# all three sessions there and named (one is terminated by name)
+		my $n = $node->safe_psql('postgres',
+			"$sessions_sql AND application_name LIKE 'bench\\_commit session _'");
+		return $pid if $pid ne '' && $n == 3;
 		usleep(50_000);
 	}
 	die 'the run did not start';
