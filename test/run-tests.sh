@@ -136,7 +136,9 @@ if [ -n "${BS_ONE_VERSION:-}" ]; then
             [ -f "$f" ] || continue
             if grep -q 'not ok' "$f" ||
                 grep -q "^test/t/${f##*/regress_log_}\.pl .*Wstat" "$out"; then
-                echo "== $f"; tail -n 60 "$f"
+                echo "== $f"
+                grep -n -B 30 'not ok' "$f" | head -n 200
+                echo "== $f, its end"; tail -n 60 "$f"
             fi
         done
         echo "PostgreSQL $PG_MAJOR: tests failed" >&2

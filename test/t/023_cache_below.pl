@@ -202,9 +202,21 @@ is($node->safe_psql('postgres',
 foreach my $case (['spc_cached', 'cache below'], ['spc_direct', 'storage'])
 {
 	my ($spc, $expect) = @$case;
-	my @p = bs_rows($node, qq{
+	my $probe = qq{
 		SELECT size_mb, served_by FROM bench_tablespace_cache_probe('$spc',
-			max_size => '32MB', min_size => '8MB', duration => '1s', record => false)});
+			max_size => '32MB', min_size => '8MB', duration => '1s', record => false)};
+	my @p = bs_rows($node, $probe);
+	# The bottom device (vda) is this machine's own disk: another process's
+	# reads of it in one size's second count as the device's, and can make
+	# the cache below look like storage (doc/methodology.md: a busy machine
+	# can hide a cache, never invent one).  Such a size is probed once more;
+	# a probe that cannot see the cache fails both times.
+	if ($expect eq 'cache below' && grep { ($_->{served_by} // '') ne $expect } @p)
+	{
+		note('cache probe on ' . $spc . ': ' . join(',', map { $_->{served_by} // 'null' } @p)
+			  . '; probing again');
+		@p = bs_rows($node, $probe);
+	}
 	is(join(',', map { $_->{size_mb} } @p), '8,16,32', "cache probe on $spc: one row per doubling");
 	is(join(',', map { $_->{served_by} } @p), join(',', ($expect) x 3),
 		"cache probe on $spc: every size served by $expect");
