@@ -141,9 +141,6 @@ sub bs_backend_pid
 	die "no backend running $pattern";
 }
 
-# A PL/Proxy cluster named $name on the coordinator: one partition per
-# node (p0 is the first), connecting over the nodes' Unix sockets, and a
-# user mapping for PUBLIC (the same role on every node, no password).
 # Kill -9 a backend, then wait until the postmaster has reset the cluster
 # and accepts connections again: the checkpointer is a new process then.
 # The queries go on psql's command line, not its standard input: while the
@@ -168,6 +165,9 @@ sub bs_crash_backend
 	die "the server did not restart after backend $pid was killed";
 }
 
+# A PL/Proxy cluster named $name on the coordinator: one partition per
+# node (p0 is the first), connecting over the nodes' Unix sockets, and a
+# user mapping for PUBLIC (the same role on every node, no password).
 sub bs_plproxy_cluster
 {
 	my ($coordinator, $name, $nodes, %opts) = @_;
