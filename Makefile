@@ -32,6 +32,9 @@ OBJS = \
 	src/query.o \
 	src/randread.o \
 	src/randread_parallel.o \
+	src/run_tables.o \
+	src/safe_spi.o \
+	src/session_limits.o \
 	src/target.o \
 	src/tblspc_io.o
 PGFILEDESC = "benchstore - measure storage from inside PostgreSQL"
@@ -77,7 +80,8 @@ endif
 
 # The objects depend on the shared headers (PGXS tracks no dependencies).
 $(OBJS): src/benchstore.h src/compat.h src/target.h src/seqscan.h src/io_engine.h \
-	src/series.h src/steady.h src/perm.h src/attribution.h src/sessions.h
+	src/series.h src/steady.h src/perm.h src/attribution.h src/sessions.h \
+	src/safe_spi.h src/run_tables.h src/session_limits.h
 
 # The release archive for PGXN (and anyone): META.json's version, built by
 # git archive from the committed tree (HEAD), into dist/.

@@ -28,21 +28,39 @@
 -- are kept.
 --
 
--- _bench_may_alter_tablespace(role name, tablespace owner): whether the
--- role is a superuser or a member of the owner (what ALTER TABLESPACE
--- requires).  Executable by PUBLIC: the advice functions call it as their
--- caller; it only reads pg_roles and answers for roles anyone may list.
-CREATE FUNCTION _bench_may_alter_tablespace(recorded_by text, owner oid)
+--
+-- A run's recorder, by OID as well as by name (1.2).  1.1 knew the role
+-- that recorded a run by its name only: a role dropped and a new one
+-- created under the same name inherited its runs (its labels, the right
+-- to forget them, and the trust bench_apply_advice puts in advice).  From
+-- 1.2 a run is a role's when both its recorded_by_oid and its recorded_by
+-- are that role's.  Runs recorded before 1.2 are given the OID their name
+-- has when the extension is updated.  A run restored into another cluster
+-- (pg_dump) keeps the OID of the cluster it was recorded in, which names
+-- another role there or none: it belongs to nobody there, and only a
+-- superuser can forget it.
+--
+ALTER TABLE bench_run ADD COLUMN recorded_by_oid oid;	-- the role that ran it, by OID
+UPDATE bench_run r SET recorded_by_oid = g.oid
+  FROM pg_catalog.pg_roles g WHERE g.rolname OPERATOR(pg_catalog.=) r.recorded_by;
+
+-- _bench_may_alter_tablespace(role OID, role name, tablespace owner):
+-- whether the role, the one with that OID and that name, is a superuser or
+-- a member of the owner (what ALTER TABLESPACE requires).  Executable by
+-- PUBLIC: the advice functions call it as their caller; it only reads
+-- pg_roles and answers for roles anyone may list.
+CREATE FUNCTION _bench_may_alter_tablespace(recorded_by_oid oid, recorded_by name, owner oid)
 RETURNS boolean
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $$
 	SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles g
-				   WHERE g.rolname OPERATOR(pg_catalog.=) recorded_by
+				   WHERE g.oid OPERATOR(pg_catalog.=) recorded_by_oid
+					 AND g.rolname OPERATOR(pg_catalog.=) recorded_by
 					 AND (g.rolsuper OR pg_catalog.pg_has_role(g.oid, owner, 'USAGE')))
 $$;
 
-COMMENT ON FUNCTION _bench_may_alter_tablespace(text, oid) IS
+COMMENT ON FUNCTION _bench_may_alter_tablespace(oid, name, oid) IS
 'internal: whether a role that recorded advice could have altered the tablespace itself';
 
 CREATE OR REPLACE FUNCTION bench_apply_advice(
@@ -90,7 +108,7 @@ BEGIN
 	  FROM @extschema@.bench_run r
 	 WHERE r.run_id = ANY (@extschema@.bench_run_ids(ref))
 	   AND r.benchmark = 'tablespace_advice' AND r.target_oid = ts_oid
-	   AND @extschema@._bench_may_alter_tablespace(r.recorded_by, ts_owner)
+	   AND @extschema@._bench_may_alter_tablespace(r.recorded_by_oid, r.recorded_by, ts_owner)
 	 ORDER BY r.run_id DESC LIMIT 1;
 	IF advice_run IS NULL THEN
 		RAISE EXCEPTION 'no advice for tablespace "%" is recorded under "%"', ts_name, ref
@@ -206,11 +224,11 @@ BEGIN
 	SELECT r.run_id, x.metrics INTO apply_run, m
 	  FROM @extschema@.bench_run r JOIN @extschema@.bench_result x ON x.run_id = r.run_id AND x.row_no = 1
 	 WHERE r.benchmark = 'advice_applied' AND r.target_oid = ts_oid
-	   AND @extschema@._bench_may_alter_tablespace(r.recorded_by, ts_owner)
+	   AND @extschema@._bench_may_alter_tablespace(r.recorded_by_oid, r.recorded_by, ts_owner)
 	   AND NOT EXISTS (SELECT 1 FROM @extschema@.bench_run u JOIN @extschema@.bench_result ux ON ux.run_id = u.run_id
 					    WHERE u.benchmark = 'advice_undone' AND u.target_oid = ts_oid
 						  AND ux.metrics ->> 'applied_run_id' = r.run_id::text
-						  AND @extschema@._bench_may_alter_tablespace(u.recorded_by, ts_owner))
+						  AND @extschema@._bench_may_alter_tablespace(u.recorded_by_oid, u.recorded_by, ts_owner))
 	 ORDER BY r.run_id DESC LIMIT 1;
 	IF apply_run IS NULL THEN
 		RAISE EXCEPTION 'no applied advice of tablespace "%" is left to undo', ts_name
@@ -273,14 +291,14 @@ SELECT pg_catalog.set_config('bs_update.replaced_acls',
 		'{}')::text, true)
 FROM pg_catalog.pg_proc p
 LEFT JOIN pg_catalog.pg_init_privs i
-  ON i.objoid = p.oid AND i.classoid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND i.objsubid = 0
-WHERE p.oid IN ('@extschema@.bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer)'::pg_catalog.regprocedure,
+  ON i.objoid = p.oid AND i.classoid = 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid AND i.objsubid = 0
+WHERE p.oid OPERATOR(pg_catalog.=) ANY (ARRAY['@extschema@.bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer)'::pg_catalog.regprocedure,
 				'@extschema@.bench_query(text, text, integer, text, boolean, boolean)'::pg_catalog.regprocedure,
 				'@extschema@.bench_cache_evict(regclass)'::pg_catalog.regprocedure,
 				'@extschema@.bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer)'::pg_catalog.regprocedure,
 				'@extschema@.bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer)'::pg_catalog.regprocedure,
 				'@extschema@.bench_compare(text, text, text[])'::pg_catalog.regprocedure,
-				'@extschema@.bench_tablespace_advice(name, text, interval, text, boolean, float8)'::pg_catalog.regprocedure);
+				'@extschema@.bench_tablespace_advice(name, text, interval, text, boolean, float8)'::pg_catalog.regprocedure]::pg_catalog.oid[]);
 
 DROP FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer);
 DROP FUNCTION bench_query(text, text, integer, text, boolean, boolean);
@@ -417,7 +435,7 @@ CREATE FUNCTION bench_generate_randread(
 	fillfactor integer DEFAULT 10,	-- 10 .. 100; 10 puts one row in each page, as pgio does
 	table_name name DEFAULT 'randread',	-- the table to create
 	schema name DEFAULT 'public',	-- an existing schema to create it in
-	replace boolean DEFAULT false,	-- true: drop the table first, if this function generated it and it is unchanged
+	replace boolean DEFAULT false,	-- true: drop the table first, if the caller owns it and this function generated it, unchanged
 	seed bigint DEFAULT 0,			-- the keys' order: the same seed gives the same table
 	OUT relation regclass,			-- the table created
 	OUT rows bigint,				-- rows inserted, keys 1 .. rows
@@ -446,6 +464,7 @@ DECLARE
 	spc_clause text := '';
 	idx_clause text := '';
 	existing oid;
+	existing_owner oid;
 	batch bigint;
 	done bigint := 0;
 	next_report timestamptz;
@@ -491,10 +510,13 @@ BEGIN
 	END IF;
 	qualified := format('%I.%I', schema, table_name);
 
-	-- An existing table is replaced only when asked to, only if this
-	-- function made it and nobody reloaded it since (its comment names its
-	-- file and row count), and DROP ... RESTRICT refuses what depends on it.
-	SELECT c.oid INTO existing FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+	-- An existing table is replaced only when asked to, only if the caller
+	-- owns it, and only if this function made it and nobody reloaded it
+	-- since (its comment names its file; a comment only its owner, the
+	-- caller, could have written); DROP ... RESTRICT refuses what depends
+	-- on it.
+	SELECT c.oid, c.relowner INTO existing, existing_owner
+	FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
 	WHERE s.nspname = schema AND c.relname = table_name;
 	IF FOUND THEN
 		IF NOT replace THEN
@@ -502,11 +524,18 @@ BEGIN
 				USING ERRCODE = 'duplicate_table',
 					  HINT = 'Pass replace => true to drop it and generate it again, or choose another table_name.';
 		END IF;
+		IF existing_owner IS DISTINCT FROM (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user) THEN
+			RAISE EXCEPTION 'cannot replace table "%" because it is owned by role "%"', qualified,
+					(SELECT r.rolname FROM pg_roles r WHERE r.oid = existing_owner)
+				USING ERRCODE = 'insufficient_privilege',
+					  DETAIL = 'replace drops only a table the caller owns and bench_generate_randread generated.',
+					  HINT = 'Choose another table_name, or have its owner drop it.';
+		END IF;
 		IF obj_description(existing, 'pg_class') IS DISTINCT FROM
 		   format('%s: file %s', marker, (SELECT c.relfilenode FROM pg_class c WHERE c.oid = existing)) THEN
-			RAISE EXCEPTION 'cannot replace relation "%" because bench_generate_randread did not create it as it is', qualified
-				USING ERRCODE = 'object_not_in_prerequisite_state',
-					  DETAIL = 'Only a table bench_generate_randread generated, whose file was not rewritten or reloaded since, is replaced.',
+			RAISE EXCEPTION 'cannot replace table "%" because bench_generate_randread did not generate it as it is', qualified
+				USING ERRCODE = 'insufficient_privilege',
+					  DETAIL = 'replace drops only a table bench_generate_randread generated, whose file was not rewritten or reloaded since.',
 					  HINT = 'Choose another table_name, or drop the table yourself.';
 		END IF;
 		EXECUTE format('DROP TABLE %s RESTRICT', qualified);
@@ -1126,7 +1155,7 @@ CREATE FUNCTION _bench_scan_kind(plan jsonb)
 RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 RETURN pg_catalog.lower(pg_catalog.replace(pg_catalog.replace(
-	pg_catalog.jsonb_path_query_first(plan, 'strict $.** ? (exists (@."Relation Name"))."Node Type"') #>> '{}',
+	pg_catalog.jsonb_path_query_first(plan, 'strict $.** ? (exists (@."Relation Name"))."Node Type"') OPERATOR(pg_catalog.#>>) '{}'::pg_catalog.text[],
 	'Bitmap Heap Scan', 'bitmapscan'), ' ', ''));
 
 COMMENT ON FUNCTION _bench_scan_kind(jsonb) IS
@@ -1156,15 +1185,15 @@ BEGIN ATOMIC
 		CASE WHEN cost_proposed IS NOT NULL
 			 THEN pg_catalog.format(' Under random_page_cost %s: %s.', cost_proposed, x.proposed) ELSE '' END)
 	FROM (SELECT
-		coalesce((SELECT pg_catalog.format('the sequential scan is the fastest from selectivity %s on', e.v ->> 'selectivity')
+		coalesce((SELECT pg_catalog.format('the sequential scan is the fastest from selectivity %s on', e.v OPERATOR(pg_catalog.->>) 'selectivity'::pg_catalog.text)
 					FROM pg_catalog.jsonb_array_elements(results) WITH ORDINALITY e(v, o)
 				   WHERE @extschema@._bench_switch_at(results, 'fastest', e.o::integer)),
 				 'the sequential scan is not the fastest at every selectivity from any point measured on') AS measured,
-		coalesce((SELECT pg_catalog.format('picks the sequential scan from selectivity %s on', e.v ->> 'selectivity')
+		coalesce((SELECT pg_catalog.format('picks the sequential scan from selectivity %s on', e.v OPERATOR(pg_catalog.->>) 'selectivity'::pg_catalog.text)
 					FROM pg_catalog.jsonb_array_elements(results) WITH ORDINALITY e(v, o)
 				   WHERE @extschema@._bench_switch_at(results, 'planner_now', e.o::integer)),
 				 'does not pick the sequential scan for good within the selectivities measured') AS now,
-		coalesce((SELECT pg_catalog.format('picks it from selectivity %s on', e.v ->> 'selectivity')
+		coalesce((SELECT pg_catalog.format('picks it from selectivity %s on', e.v OPERATOR(pg_catalog.->>) 'selectivity'::pg_catalog.text)
 					FROM pg_catalog.jsonb_array_elements(results) WITH ORDINALITY e(v, o)
 				   WHERE @extschema@._bench_switch_at(results, 'planner_proposed', e.o::integer)),
 				 'does not pick it for good within the selectivities measured') AS proposed) x;
@@ -1554,18 +1583,18 @@ SELECT r.run_id,
 	   r.benchmark,
 	   r.target_kind,
 	   CASE WHEN r.benchmark IN ('tablespace_io', 'tablespaces_io')
-			THEN x.metrics ->> 'tablespace' ELSE r.target END AS target,
-	   coalesce(x.metrics ->> 'test', x.metrics ->> 'mode') AS test,
-	   x.metrics ->> 'cache' AS cache,
-	   x.metrics ->> 'block_size' AS block_size,
+			THEN x.metrics OPERATOR(pg_catalog.->>) 'tablespace'::pg_catalog.text ELSE r.target END AS target,
+	   coalesce(x.metrics OPERATOR(pg_catalog.->>) 'test'::pg_catalog.text, x.metrics OPERATOR(pg_catalog.->>) 'mode'::pg_catalog.text) AS test,
+	   x.metrics OPERATOR(pg_catalog.->>) 'cache'::pg_catalog.text AS cache,
+	   x.metrics OPERATOR(pg_catalog.->>) 'block_size'::pg_catalog.text AS block_size,
 	   CASE WHEN @extschema@.bench_metric(x.metrics, 'streams') BETWEEN 0::pg_catalog.float8 AND 2147483647::pg_catalog.float8
-			THEN @extschema@.bench_metric(x.metrics, 'streams')::integer
+			THEN @extschema@.bench_metric(x.metrics, 'streams')::pg_catalog.int4
 			-- a scan's processes: the caller and the workers it asked for
 			WHEN @extschema@.bench_metric(x.metrics, 'workers_requested') BETWEEN 0::pg_catalog.float8 AND 2147483646::pg_catalog.float8
 			THEN @extschema@.bench_metric(x.metrics, 'workers_requested')::pg_catalog.int4 OPERATOR(pg_catalog.+) 1
 	   END AS streams,
-	   CASE WHEN jsonb_typeof(x.metrics -> 'direct') = 'boolean'
-			THEN (x.metrics ->> 'direct')::boolean END AS direct,
+	   CASE WHEN pg_catalog.jsonb_typeof(x.metrics OPERATOR(pg_catalog.->) 'direct'::pg_catalog.text) OPERATOR(pg_catalog.=) 'boolean'::pg_catalog.text
+			THEN (x.metrics OPERATOR(pg_catalog.->>) 'direct'::pg_catalog.text)::pg_catalog.bool END AS direct,
 	   @extschema@.bench_metric(x.metrics, 'size_mb') AS size_mb,
 	   @extschema@.bench_metric(x.metrics, 'elapsed_ms') AS elapsed_ms,
 	   @extschema@.bench_metric(x.metrics, 'mb_per_s') AS mb_per_s,
@@ -1581,16 +1610,16 @@ SELECT r.run_id,
 	   x.metrics,
 	   -- operations in flight per stream or process; runs of 1.0 had 1
 	   CASE WHEN @extschema@.bench_metric(x.metrics, 'iodepth') BETWEEN 1::pg_catalog.float8 AND 2147483647::pg_catalog.float8
-			THEN @extschema@.bench_metric(x.metrics, 'iodepth')::integer
+			THEN @extschema@.bench_metric(x.metrics, 'iodepth')::pg_catalog.int4
 			WHEN r.benchmark IN ('tablespace_io', 'tablespaces_io', 'cluster_tablespace_io')
-				 OR (r.benchmark IN ('seqscan', 'cluster_seqscan') AND x.metrics ->> 'mode' = 'raw')
+				 OR (r.benchmark IN ('seqscan', 'cluster_seqscan') AND x.metrics OPERATOR(pg_catalog.->>) 'mode'::pg_catalog.text OPERATOR(pg_catalog.=) 'raw'::pg_catalog.text)
 			THEN 1
 	   END AS iodepth,
 	   -- a cold run: % of its pages cached when it began, and what stayed (1.2)
 	   @extschema@.bench_metric(x.metrics, 'cached_pct') AS cached_pct,
-	   x.metrics ->> 'warnings' AS warnings,
+	   x.metrics OPERATOR(pg_catalog.->>) 'warnings'::pg_catalog.text AS warnings,
 	   -- where a read test's blocks came from: storage, or a cache below the server (1.2)
-	   x.metrics ->> 'served_by' AS served_by
+	   x.metrics OPERATOR(pg_catalog.->>) 'served_by'::pg_catalog.text AS served_by
 FROM @extschema@.bench_run r
 JOIN @extschema@.bench_result x ON x.run_id = r.run_id;
 
@@ -3521,7 +3550,7 @@ BEGIN
 			FOR r IN
 				SELECT * FROM @extschema@.bench_tablespace_io(ts_name,
 						size => (s - s % greatest(blk, 1)) || ' bytes', block_size => $4,
-						tests => '{randread}', direct => true, duration => $5,
+						tests => '{randread}'::pg_catalog.text[], direct => true, duration => $5,
 						iodepth => $6, record => false)
 			LOOP
 				meas := meas || jsonb_build_array(to_jsonb(r) ||
@@ -3596,15 +3625,15 @@ BEGIN
 	FOR f IN
 		SELECT p.oid, p.proname, p.oid::pg_catalog.regprocedure::text AS sig
 		  FROM pg_catalog.pg_proc p
-		  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+		  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
 		   AND d.objid = p.oid AND d.deptype = 'e'
 		  JOIN pg_catalog.pg_extension e ON e.oid = d.refobjid AND e.extname = 'benchstore'
-		 WHERE saved ? p.proname
+		 WHERE saved OPERATOR(pg_catalog.?) p.proname::pg_catalog.text
 	LOOP
-		old_acl := ARRAY(SELECT pg_catalog.jsonb_array_elements_text(saved -> f.proname -> 'acl'))::aclitem[];
-		old_init := ARRAY(SELECT pg_catalog.jsonb_array_elements_text(saved -> f.proname -> 'init'))::aclitem[];
+		old_acl := ARRAY(SELECT pg_catalog.jsonb_array_elements_text(saved OPERATOR(pg_catalog.->) f.proname::pg_catalog.text OPERATOR(pg_catalog.->) 'acl'::pg_catalog.text))::aclitem[];
+		old_init := ARRAY(SELECT pg_catalog.jsonb_array_elements_text(saved OPERATOR(pg_catalog.->) f.proname::pg_catalog.text OPERATOR(pg_catalog.->) 'init'::pg_catalog.text))::aclitem[];
 		SELECT i.initprivs INTO script_init FROM pg_catalog.pg_init_privs i
-		 WHERE i.objoid = f.oid AND i.classoid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND i.objsubid = 0;
+		 WHERE i.objoid = f.oid AND i.classoid = 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid AND i.objsubid = 0;
 		FOR g IN
 			SELECT 'GRANT' AS verb, x.grantee, x.privilege_type, x.is_grantable
 			  FROM (SELECT a.grantee, a.privilege_type, a.is_grantable FROM pg_catalog.aclexplode(old_acl) a
@@ -3618,20 +3647,690 @@ BEGIN
 		LOOP
 			EXECUTE pg_catalog.format('%s %s ON FUNCTION %s %s %s%s', g.verb, g.privilege_type, f.sig,
 				CASE g.verb WHEN 'GRANT' THEN 'TO' ELSE 'FROM' END,
-				CASE WHEN g.grantee = 0 THEN 'PUBLIC'
+				CASE WHEN g.grantee OPERATOR(pg_catalog.=) 0::pg_catalog.oid THEN 'PUBLIC'
 					 ELSE pg_catalog.quote_ident(pg_catalog.pg_get_userbyid(g.grantee)) END,
 				CASE WHEN g.is_grantable THEN ' WITH GRANT OPTION' ELSE '' END);
 		END LOOP;
 		IF script_init IS NULL THEN
 			DELETE FROM pg_catalog.pg_init_privs i
-			 WHERE i.objoid = f.oid AND i.classoid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND i.objsubid = 0;
+			 WHERE i.objoid = f.oid AND i.classoid = 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid AND i.objsubid = 0;
 		ELSE
 			UPDATE pg_catalog.pg_init_privs i SET initprivs = script_init
-			 WHERE i.objoid = f.oid AND i.classoid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND i.objsubid = 0;
+			 WHERE i.objoid = f.oid AND i.classoid = 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid AND i.objsubid = 0;
 		END IF;
 	END LOOP;
 END;
 $carry$;
+
+--
+-- bench_generate_tpch (1.2): replace => true drops a schema only if the
+-- caller owns it and every relation in it (1.0 checked the marks, which
+-- the owner of a table, any role with CREATE on the schema, could forge).
+-- The rest is 1.0's function, unchanged.
+--
+CREATE OR REPLACE FUNCTION bench_generate_tpch(
+	scale float8 DEFAULT 1,			-- TPC-H scale factor, 0.001 .. 1000 (1: about 6 million lineitem rows)
+	tablespace name DEFAULT NULL,	-- tablespace of the tables and their indexes; NULL: default_tablespace
+	schema name DEFAULT 'tpch',		-- schema to create them in; it must not exist (see replace)
+	replace boolean DEFAULT false,	-- true: drop the schema first, if the caller owns it and every table in it, and it holds a data set this function generated and nothing else
+	OUT relation regclass,			-- the table created
+	OUT rows bigint,				-- rows inserted
+	OUT mb float8,					-- main fork size, MB (2^20 bytes; = pg_relation_size)
+	OUT indexes_mb float8,			-- its primary key index, MB
+	OUT elapsed_ms float8			-- time to load it, build its primary key and analyze it, ms
+)
+RETURNS SETOF record
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+SET jit = off		-- compiling the generators' expressions costs more than it saves
+AS $$
+DECLARE
+	-- the schema comment that marks a generated data set: replace drops no other schema
+	marker constant text := 'TPC-H-shaped data set generated by bench_generate_tpch';
+	tables constant text[] := '{region,nation,supplier,customer,part,partsupp,orders,lineitem}';
+	keys constant text[] := '{r_regionkey,n_nationkey,s_suppkey,c_custkey,p_partkey,'
+							'"ps_partkey, ps_suppkey",o_orderkey,"l_orderkey, l_linenumber"}';
+	-- hashint8extended(n, seed) & mask: a uniform number in 0 .. 2^63 - 1
+	mask constant text := '9223372036854775807';
+	-- the comment columns are pieces of a text pool made of these 64 words
+	words constant text[] := '{about,above,according,across,after,against,along,among,'
+		'around,beans,blithely,bold,boldly,braids,careful,carefully,courts,daring,'
+		'dependencies,deposits,dolphins,even,evenly,excuses,express,final,finally,'
+		'fluffy,foxes,frays,furiously,haggle,ideas,instructions,ironic,nag,packages,'
+		'patterns,pending,pinto,platelets,quick,quickly,regular,requests,ruthless,'
+		'sheaves,silent,sleep,slyly,special,thin,theodolites,unusual,use,wake,'
+		'warhorses,waters,accounts,asymptotes,cajole,detect,engage,integrate}';
+	current_date_tpch constant text := 'date ''1995-06-17''';	-- TPC-H's CURRENTDATE
+	n_supp bigint;
+	n_part bigint;
+	n_cust bigint;
+	n_ord bigint;
+	n_cust_ordering bigint;		-- customers with orders: those whose key is not a multiple of 3
+	n_clerk bigint;
+	spc_clause text := '';
+	idx_clause text := '';
+	ns oid;
+	me oid;
+	foreign_obj text;
+	foreign_owner oid;
+	found_tables oid[];
+	others text[];
+	pool bytea;				-- the text pool, 4096 words (bytes, to cut it in constant time)
+	pool_starts integer[];	-- where its words start, but those too near its end
+	orders_from text;
+	f_qty text;
+	f_disc text;
+	f_tax text;
+	f_ship text;
+	f_commit text;
+	f_receipt text;
+	f_coin text;
+	f_instr text;
+	f_mode text;
+	f_part text;
+	f_supp_i text;
+	f_price text;
+	f_supp text;
+	sql text;
+	started timestamptz;
+	all_started timestamptz := clock_timestamp();
+	tbl text;
+	total_rows bigint := 0;
+	total_mb float8 := 0;
+	i integer;
+BEGIN
+	IF scale IS NULL THEN
+		RAISE EXCEPTION 'scale cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF schema IS NULL THEN
+		RAISE EXCEPTION 'schema cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF replace IS NULL THEN
+		RAISE EXCEPTION 'replace cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	-- NaN compares greater than every number, so it fails the test too
+	IF NOT (scale >= 0.001 AND scale <= 1000) THEN
+		RAISE EXCEPTION 'scale must be between 0.001 and 1000'
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Scale 1 generates about 6 million lineitem rows, as TPC-H''s scale factor 1 does.';
+	END IF;
+	IF tablespace IS NOT NULL THEN
+		IF NOT EXISTS (SELECT 1 FROM pg_tablespace t WHERE t.spcname = tablespace) THEN
+			RAISE EXCEPTION 'tablespace "%" does not exist', tablespace
+				USING ERRCODE = 'undefined_object';
+		END IF;
+		spc_clause := format(' TABLESPACE %I', tablespace);
+		idx_clause := format(' USING INDEX TABLESPACE %I', tablespace);
+	END IF;
+
+	-- Row counts, TPC-H's for this scale factor, from the decimal value of
+	-- scale (0.01 gives exactly 100 suppliers).  The smallest scale still
+	-- has 10 suppliers, enough for four different ones per part.
+	n_supp := round(scale::numeric * 10000);
+	n_part := round(scale::numeric * 200000);
+	n_cust := round(scale::numeric * 150000);
+	n_ord := n_cust * 10;
+	n_cust_ordering := n_cust - n_cust / 3;
+	n_clerk := greatest(1, round(scale::numeric * 1000));
+
+	-- The text pool of the comments: 4096 words of the list, chosen by hash.
+	SELECT convert_to(string_agg(p.word, ' ' ORDER BY p.n), 'UTF8'),
+		   array_agg(p.start ORDER BY p.n) FILTER (WHERE p.start <= p.total - 200)
+	INTO pool, pool_starts
+	FROM (SELECT w.n, w.word,
+				 1 + coalesce(sum(length(w.word) + 1) OVER (ORDER BY w.n ROWS BETWEEN UNBOUNDED PRECEDING
+																			 AND 1 PRECEDING), 0) AS start,
+				 sum(length(w.word) + 1) OVER () - 1 AS total
+		  FROM (SELECT n, words[1 + (hashint8extended(n, 7) & 63)] AS word
+				FROM generate_series(1, 4096) AS n) AS w) AS p;
+
+	--
+	-- The schema.  An existing one is replaced only when asked to, only if
+	-- this function created it (its comment says so), and only if it holds
+	-- nothing but the eight tables with their indexes and constraints, and
+	-- nothing elsewhere depends on them.  The drops are RESTRICT besides,
+	-- so PostgreSQL itself refuses to drop anything else.
+	--
+	SELECT n.oid INTO ns FROM pg_namespace n WHERE n.nspname = schema;
+	IF FOUND THEN
+		IF NOT replace THEN
+			RAISE EXCEPTION 'schema "%" already exists', schema
+				USING ERRCODE = 'duplicate_schema',
+					  HINT = 'Pass replace => true to drop it and generate the data set again, or choose another schema.';
+		END IF;
+		IF coalesce(obj_description(ns, 'pg_namespace'), '') NOT LIKE marker || '%' THEN
+			RAISE EXCEPTION 'cannot replace schema "%" because bench_generate_tpch did not create it', schema
+				USING ERRCODE = 'object_not_in_prerequisite_state',
+					  DETAIL = 'Only a schema holding a data set generated by bench_generate_tpch is dropped and replaced.',
+					  HINT = 'Choose another schema, or drop this one yourself.';
+		END IF;
+
+		-- The caller must own the schema and everything in it before
+		-- anything in it is read or dropped: a comment only an owner could
+		-- have written proves nothing of another role's objects.
+		me := (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user);
+		SELECT x.what, x.owner INTO foreign_obj, foreign_owner
+		FROM (SELECT format('schema %I', n.nspname) AS what, n.nspowner AS owner, 0 AS o
+			  FROM pg_namespace n WHERE n.oid = ns
+			  UNION ALL
+			  SELECT format('relation %I.%I', schema, c.relname), c.relowner, 1
+			  FROM pg_class c WHERE c.relnamespace = ns) x
+		WHERE x.owner IS DISTINCT FROM me
+		ORDER BY x.o, x.what LIMIT 1;
+		IF FOUND THEN
+			RAISE EXCEPTION 'cannot replace schema "%" because % is owned by role "%"', schema, foreign_obj,
+					(SELECT r.rolname FROM pg_roles r WHERE r.oid = foreign_owner)
+				USING ERRCODE = 'insufficient_privilege',
+					  DETAIL = 'replace drops only a schema the caller owns, with everything in it, that bench_generate_tpch generated; nothing was dropped.',
+					  HINT = 'Choose another schema, or have its owner drop it.';
+		END IF;
+
+		found_tables := ARRAY(SELECT c.oid FROM pg_class c
+							  WHERE c.relnamespace = ns AND c.relkind = 'r'
+								AND c.relname = ANY (tables));
+
+		-- Each table must be as this function left it: its mark, its file
+		-- (not truncated and reloaded, not rewritten), its row count.
+		FOR tbl IN SELECT c.oid::regclass::text FROM pg_class c
+				   WHERE c.oid = ANY (found_tables) ORDER BY c.oid LOOP
+			EXECUTE format('SELECT count(*) FROM %s', tbl) INTO rows;
+			IF coalesce(obj_description(tbl::regclass, 'pg_class'), '') <>
+			   format('%s: %s rows, file %s', marker, rows,
+					  (SELECT c.relfilenode FROM pg_class c WHERE c.oid = tbl::regclass)) THEN
+				RAISE EXCEPTION 'cannot replace schema "%" because table % changed since bench_generate_tpch wrote it', schema, tbl
+					USING ERRCODE = 'object_not_in_prerequisite_state',
+						  DETAIL = 'Its rows or its file are not those it was generated with, or it was made by hand.',
+						  HINT = 'Choose another schema, or drop this one yourself.';
+			END IF;
+		END LOOP;
+		others := ARRAY(
+			SELECT DISTINCT CASE WHEN o.classid = 'pg_rewrite'::regclass	-- a view's rule: the view
+								 THEN (SELECT pg_describe_object('pg_class'::regclass, r.ev_class, 0)
+									   FROM pg_rewrite r WHERE r.oid = o.objid)
+								 ELSE pg_describe_object(o.classid, o.objid, 0) END
+			FROM (
+				-- objects in the schema, other than the tables
+				SELECT d.classid, d.objid
+				FROM pg_depend d
+				WHERE d.refclassid = 'pg_namespace'::regclass AND d.refobjid = ns
+				  AND NOT (d.classid = 'pg_class'::regclass AND d.objid = ANY (found_tables))
+				UNION ALL
+				-- relations in the schema, other than the tables and their indexes
+				SELECT 'pg_class'::regclass::oid, c.oid
+				FROM pg_class c
+				WHERE c.relnamespace = ns
+				  AND NOT c.oid = ANY (found_tables)
+				  AND NOT EXISTS (SELECT 1 FROM pg_index x
+								  WHERE x.indexrelid = c.oid AND x.indrelid = ANY (found_tables))
+				UNION ALL
+				-- objects anywhere that depend on the tables: views, other
+				-- tables' foreign keys, triggers, policies, rules, statistics,
+				-- inheritance children, ...
+				SELECT d.classid, d.objid
+				FROM pg_depend d
+				WHERE d.refclassid = 'pg_class'::regclass AND d.refobjid = ANY (found_tables)
+				  AND d.classid <> 'pg_type'::regclass		-- the tables' row types
+				  AND NOT (d.classid = 'pg_class'::regclass
+						   AND (d.objid = ANY (found_tables)
+								OR EXISTS (SELECT 1 FROM pg_index x
+										   WHERE x.indexrelid = d.objid
+											 AND x.indrelid = ANY (found_tables))
+								OR EXISTS (SELECT 1 FROM pg_class t
+										   WHERE t.reltoastrelid = d.objid
+											 AND t.oid = ANY (found_tables))))
+				  AND NOT (d.classid = 'pg_constraint'::regclass
+						   AND EXISTS (SELECT 1 FROM pg_constraint k
+									   WHERE k.oid = d.objid AND k.conrelid = ANY (found_tables)))
+				UNION ALL
+				-- ... or on their row types: functions, other tables' columns, domains
+				SELECT d.classid, d.objid
+				FROM pg_type ty
+				JOIN pg_depend d ON d.refclassid = 'pg_type'::regclass
+								AND d.refobjid IN (ty.oid, ty.typarray)
+				WHERE ty.typrelid = ANY (found_tables)
+				  AND NOT (d.classid = 'pg_type'::regclass AND d.objid = ty.typarray)
+			) o
+			ORDER BY 1);
+		IF cardinality(others) > 0 THEN
+			RAISE EXCEPTION 'cannot replace schema "%" because other objects are in it or depend on its tables', schema
+				USING ERRCODE = 'dependent_objects_still_exist',
+					  DETAIL = CASE WHEN cardinality(others) = 1
+									THEN format('Other object: %s.', others[1])
+									ELSE format('Other objects: %s%s.',
+												array_to_string(others[1:10], ', '),
+												CASE WHEN cardinality(others) > 10
+													 THEN format(' and %s more', cardinality(others) - 10)
+													 ELSE '' END) END,
+					  HINT = 'Only a schema holding nothing but the generated tables, which nothing else uses, is replaced. Drop or move those objects, or choose another schema.';
+		END IF;
+
+		FOR tbl IN SELECT c.oid::regclass::text FROM pg_class c WHERE c.oid = ANY (found_tables) LOOP
+			EXECUTE format('DROP TABLE %s RESTRICT', tbl);
+		END LOOP;
+		EXECUTE format('DROP SCHEMA %I RESTRICT', schema);
+	END IF;
+
+	EXECUTE format('CREATE SCHEMA %I', schema);
+	EXECUTE format('COMMENT ON SCHEMA %I IS %L', schema,
+				   format('%s (scale %s); not dbgen output', marker, scale));
+
+	--
+	-- The tables, with TPC-H's columns and types.  Keys are integers but
+	-- order keys, which are sparse (8 of every 32 used, as in TPC-H) and
+	-- pass 2^31 above scale 350.
+	--
+	EXECUTE format($ddl$
+		CREATE TABLE %1$I.region (
+			r_regionkey		integer NOT NULL,
+			r_name			char(25) NOT NULL,
+			r_comment		varchar(152) NOT NULL
+		)%2$s;
+		CREATE TABLE %1$I.nation (
+			n_nationkey		integer NOT NULL,
+			n_name			char(25) NOT NULL,
+			n_regionkey		integer NOT NULL,
+			n_comment		varchar(152) NOT NULL
+		)%2$s;
+		CREATE TABLE %1$I.supplier (
+			s_suppkey		integer NOT NULL,
+			s_name			char(25) NOT NULL,
+			s_address		varchar(40) NOT NULL,
+			s_nationkey		integer NOT NULL,
+			s_phone			char(15) NOT NULL,
+			s_acctbal		numeric(15,2) NOT NULL,
+			s_comment		varchar(101) NOT NULL
+		)%2$s;
+		CREATE TABLE %1$I.customer (
+			c_custkey		integer NOT NULL,
+			c_name			varchar(25) NOT NULL,
+			c_address		varchar(40) NOT NULL,
+			c_nationkey		integer NOT NULL,
+			c_phone			char(15) NOT NULL,
+			c_acctbal		numeric(15,2) NOT NULL,
+			c_mktsegment	char(10) NOT NULL,
+			c_comment		varchar(117) NOT NULL
+		)%2$s;
+		CREATE TABLE %1$I.part (
+			p_partkey		integer NOT NULL,
+			p_name			varchar(55) NOT NULL,
+			p_mfgr			char(25) NOT NULL,
+			p_brand			char(10) NOT NULL,
+			p_type			varchar(25) NOT NULL,
+			p_size			integer NOT NULL,
+			p_container		char(10) NOT NULL,
+			p_retailprice	numeric(15,2) NOT NULL,
+			p_comment		varchar(23) NOT NULL
+		)%2$s;
+		CREATE TABLE %1$I.partsupp (
+			ps_partkey		integer NOT NULL,
+			ps_suppkey		integer NOT NULL,
+			ps_availqty		integer NOT NULL,
+			ps_supplycost	numeric(15,2) NOT NULL,
+			ps_comment		varchar(199) NOT NULL
+		)%2$s;
+		CREATE TABLE %1$I.orders (
+			o_orderkey		bigint NOT NULL,
+			o_custkey		integer NOT NULL,
+			o_orderstatus	char(1) NOT NULL,
+			o_totalprice	numeric(15,2) NOT NULL,
+			o_orderdate		date NOT NULL,
+			o_orderpriority	char(15) NOT NULL,
+			o_clerk			char(15) NOT NULL,
+			o_shippriority	integer NOT NULL,
+			o_comment		varchar(79) NOT NULL
+		)%2$s;
+		CREATE TABLE %1$I.lineitem (
+			l_orderkey		bigint NOT NULL,
+			l_partkey		integer NOT NULL,
+			l_suppkey		integer NOT NULL,
+			l_linenumber	integer NOT NULL,
+			l_quantity		numeric(15,2) NOT NULL,
+			l_extendedprice	numeric(15,2) NOT NULL,
+			l_discount		numeric(15,2) NOT NULL,
+			l_tax			numeric(15,2) NOT NULL,
+			l_returnflag	char(1) NOT NULL,
+			l_linestatus	char(1) NOT NULL,
+			l_shipdate		date NOT NULL,
+			l_commitdate	date NOT NULL,
+			l_receiptdate	date NOT NULL,
+			l_shipinstruct	char(25) NOT NULL,
+			l_shipmode		char(10) NOT NULL,
+			l_comment		varchar(44) NOT NULL
+		)%2$s;
+	$ddl$, schema, spc_clause);
+
+	--
+	-- The formulas of a line, shared by lineitem and by orders (which sums
+	-- its lines' prices and derives its status from their ship dates).  A
+	-- line's values are digits of two hashes in a mixed radix: {ha} gives
+	-- quantity 1 .. 50, discount 0 .. 10 and tax 0 .. 8 (hundredths), ship
+	-- date 1 .. 121 days after the order, commit date 30 .. 90 days after
+	-- it, receipt 1 .. 30 days after shipping, a coin for the return flag,
+	-- instruction and mode (each divisor is the product of the ranges
+	-- before it); {hb} gives the part (uniform) and which of its four
+	-- suppliers.  {pk} is a part key: TPC-H's retail price formula (cents)
+	-- and the part's suppliers, as in partsupp.
+	--
+	f_qty := '(1 + mod({ha}, 50))';
+	f_disc := 'mod({ha} / 50, 11)';
+	f_tax := 'mod({ha} / 550, 9)';
+	f_ship := '(1 + mod({ha} / 4950, 121))::integer';
+	f_commit := '(30 + mod({ha} / 598950, 61))::integer';
+	f_receipt := '(1 + mod({ha} / 36535950, 30))::integer';
+	f_coin := 'mod({ha} / 1096078500, 2)';
+	f_instr := 'mod({ha} / 2192157000, 4)';
+	f_mode := 'mod({ha} / 8768628000, 7)';
+	f_part := format('(1 + mod({hb}, %s))', n_part);
+	f_supp_i := format('mod({hb} / %s, 4)', n_part);
+	f_price := '(90000 + mod({pk} / 10, 20001) + 100 * mod({pk}, 1000))';
+	f_supp := format('(mod({pk} - 1 + ({pk} - 1) / %1$s + {i} * (%1$s / 4), %1$s) + 1)', n_supp);
+
+	--
+	-- The orders, as lineitem and orders both start from them: order
+	-- number o, its key (8 of every 32, as in TPC-H), its number of lines
+	-- (1 .. 7), its date (uniform over 1992-01-01 .. 1998-08-02, 2406
+	-- days), its customer (never a multiple of 3: a third of the customers
+	-- have no orders), and h2 for the other columns.
+	--
+	orders_from := format($from$
+		(SELECT o, h2,
+				(o - 1) / 8 * 32 + mod(o - 1, 8) + 1 AS okey,
+				1 + mod(h1, 7) AS nlines,
+				date '1992-01-01' + mod(h1 / 7, 2406)::integer AS odate,
+				mod(h1 / 16842, %2$s) + mod(h1 / 16842, %2$s) / 2 + 1 AS custkey
+		 FROM (SELECT o, hashint8extended(o, 1) & %3$s AS h1, hashint8extended(o, 2) & %3$s AS h2
+			   FROM (SELECT generate_series(1, %1$s::bigint) AS o) AS s
+			   OFFSET 0) AS oh
+		 OFFSET 0) AS od
+	$from$, n_ord, n_cust_ordering, mask);
+
+	--
+	-- One table at a time: insert, primary key, analyze, report.  Each
+	-- INSERT reads a stack of subqueries, generate_series in a target list
+	-- at the bottom, each level computing its values once from the level
+	-- below (OFFSET 0 keeps the levels apart): much faster than LATERAL.
+	--
+	FOR i IN 1 .. cardinality(tables) LOOP
+		tbl := tables[i];
+		started := clock_timestamp();
+		relation := format('%I.%I', schema, tbl)::regclass;
+
+		sql := CASE tbl
+		WHEN 'region' THEN format($q$
+			INSERT INTO %1$s
+			SELECT k, name, %2$s
+			FROM (SELECT r.k, r.name,
+						 hashint8extended(r.k, 11) & %3$s AS wc
+				  FROM (VALUES (0, 'AFRICA'), (1, 'AMERICA'), (2, 'ASIA'),
+							   (3, 'EUROPE'), (4, 'MIDDLE EAST')) AS r(k, name)
+				  OFFSET 0) AS w
+			ORDER BY k
+			$q$, relation, '%comment(31,115)%', mask)
+
+		WHEN 'nation' THEN format($q$
+			INSERT INTO %1$s
+			SELECT k, name, region, %2$s
+			FROM (SELECT n.k, n.name, n.region,
+						 hashint8extended(n.k, 21) & %3$s AS wc
+				  FROM (VALUES (0, 'ALGERIA', 0), (1, 'ARGENTINA', 1), (2, 'BRAZIL', 1),
+							   (3, 'CANADA', 1), (4, 'EGYPT', 4), (5, 'ETHIOPIA', 0),
+							   (6, 'FRANCE', 3), (7, 'GERMANY', 3), (8, 'INDIA', 2),
+							   (9, 'INDONESIA', 2), (10, 'IRAN', 4), (11, 'IRAQ', 4),
+							   (12, 'JAPAN', 2), (13, 'JORDAN', 4), (14, 'KENYA', 0),
+							   (15, 'MOROCCO', 0), (16, 'MOZAMBIQUE', 0), (17, 'PERU', 1),
+							   (18, 'CHINA', 2), (19, 'ROMANIA', 3), (20, 'SAUDI ARABIA', 4),
+							   (21, 'VIETNAM', 2), (22, 'RUSSIA', 3), (23, 'UNITED KINGDOM', 3),
+							   (24, 'UNITED STATES', 1)) AS n(k, name, region)
+				  OFFSET 0) AS w
+			ORDER BY k
+			$q$, relation, '%comment(31,114)%', mask)
+
+		-- nation 0 .. 24; phone: country code nation + 10, then random
+		-- digits; address 10 .. 40 characters; balance -999.99 .. 9999.99
+		WHEN 'supplier' THEN format($q$
+			INSERT INTO %1$s
+			SELECT k,
+				   'Supplier#' || lpad(k::text, 9, '0'),
+				   left(to_hex(a1) || to_hex(a2) || to_hex(a3), 10 + mod(h2 / 1099999, 31)::integer),
+				   mod(h1, 25),
+				   (10 + mod(h1, 25)) || '-' || (100 + mod(h1 / 25, 900)) || '-' ||
+					   (100 + mod(h1 / 22500, 900)) || '-' || (1000 + mod(h1 / 20250000, 9000)),
+				   (mod(h2, 1099999) - 99999) * 0.01,
+				   %2$s
+			FROM (SELECT k,
+						 hashint8extended(k, 31) & %4$s AS h1,
+						 hashint8extended(k, 32) & %4$s AS h2,
+						 hashint8extended(k, 33) & %4$s AS a1,
+						 hashint8extended(k, 34) & %4$s AS a2,
+						 hashint8extended(k, 35) & %4$s AS a3,
+						 hashint8extended(k, 36) & %4$s AS wc
+				  FROM (SELECT generate_series(1, %3$s) AS k) AS s
+				  OFFSET 0) AS h
+			$q$, relation, '%comment(25,100)%', n_supp, mask)
+
+		-- as supplier, and a market segment
+		WHEN 'customer' THEN format($q$
+			INSERT INTO %1$s
+			SELECT k,
+				   'Customer#' || lpad(k::text, 9, '0'),
+				   left(to_hex(a1) || to_hex(a2) || to_hex(a3), 10 + mod(h2 / 5499995, 31)::integer),
+				   mod(h1, 25),
+				   (10 + mod(h1, 25)) || '-' || (100 + mod(h1 / 25, 900)) || '-' ||
+					   (100 + mod(h1 / 22500, 900)) || '-' || (1000 + mod(h1 / 20250000, 9000)),
+				   (mod(h2, 1099999) - 99999) * 0.01,
+				   ('{AUTOMOBILE,BUILDING,FURNITURE,MACHINERY,HOUSEHOLD}'::text[])[1 + mod(h2 / 1099999, 5)],
+				   %2$s
+			FROM (SELECT k,
+						 hashint8extended(k, 41) & %4$s AS h1,
+						 hashint8extended(k, 42) & %4$s AS h2,
+						 hashint8extended(k, 43) & %4$s AS a1,
+						 hashint8extended(k, 44) & %4$s AS a2,
+						 hashint8extended(k, 45) & %4$s AS a3,
+						 hashint8extended(k, 46) & %4$s AS wc
+				  FROM (SELECT generate_series(1, %3$s) AS k) AS s
+				  OFFSET 0) AS h
+			$q$, relation, '%comment(29,116)%', n_cust, mask)
+
+		-- name: 5 different colours of TPC-H's 92 (from a start a, in steps
+		-- s that are not multiples of 23, so none repeats within 5 steps);
+		-- manufacturer M 1 .. 5 and brand MN; type 6 x 5 x 5 syllables;
+		-- size 1 .. 50; container 5 x 8 syllables; retail price 900.00 ..
+		-- 2098.99 by TPC-H's formula
+		WHEN 'part' THEN format($q$
+			INSERT INTO %1$s
+			SELECT k,
+				   concat_ws(' ', c[1 + mod(a, 92)], c[1 + mod(a + s, 92)], c[1 + mod(a + 2 * s, 92)],
+							 c[1 + mod(a + 3 * s, 92)], c[1 + mod(a + 4 * s, 92)]),
+				   'Manufacturer#' || (1 + mod(h1, 5)),
+				   'Brand#' || (1 + mod(h1, 5)) || (1 + mod(h1 / 5, 5)),
+				   concat_ws(' ',
+							 ('{STANDARD,SMALL,MEDIUM,LARGE,ECONOMY,PROMO}'::text[])[1 + mod(h1 / 25, 6)],
+							 ('{ANODIZED,BURNISHED,PLATED,POLISHED,BRUSHED}'::text[])[1 + mod(h1 / 150, 5)],
+							 ('{TIN,NICKEL,BRASS,STEEL,COPPER}'::text[])[1 + mod(h1 / 750, 5)]),
+				   1 + mod(h1 / 3750, 50),
+				   ('{SM,LG,MED,JUMBO,WRAP}'::text[])[1 + mod(h1 / 187500, 5)] || ' ' ||
+					   ('{CASE,BOX,BAG,JAR,PKG,PACK,CAN,DRUM}'::text[])[1 + mod(h1 / 937500, 8)],
+				   %5$s * 0.01,
+				   %2$s
+			FROM (SELECT k, h1, a, s0 + (s0 - 1) / 22 AS s, wc
+				  FROM (SELECT k,
+							   hashint8extended(k, 51) & %4$s AS h1,
+							   mod(hashint8extended(k, 52) & %4$s, 92) AS a,
+							   1 + mod(hashint8extended(k, 53) & %4$s, 88) AS s0,
+							   hashint8extended(k, 54) & %4$s AS wc
+						FROM (SELECT generate_series(1, %3$s) AS k) AS g
+						OFFSET 0) AS h0
+				  OFFSET 0) AS h,
+				 (SELECT '{almond,antique,aquamarine,azure,beige,bisque,black,blanched,'
+					'blue,blush,brown,burlywood,burnished,chartreuse,chiffon,chocolate,coral,'
+					'cornflower,cornsilk,cream,cyan,dark,deep,dim,dodger,drab,firebrick,floral,'
+					'forest,frosted,gainsboro,ghost,goldenrod,green,grey,honeydew,hot,indian,'
+					'ivory,khaki,lace,lavender,lawn,lemon,light,lime,linen,magenta,maroon,medium,'
+					'metallic,midnight,mint,misty,moccasin,navajo,navy,olive,orange,orchid,pale,'
+					'papaya,peach,peru,pink,plum,powder,puff,purple,red,rose,rosy,royal,saddle,'
+					'salmon,sandy,seashell,sienna,sky,slate,smoke,snow,spring,steel,tan,thistle,'
+					'tomato,turquoise,violet,wheat,white,yellow}'::text[] AS c) AS colours
+			$q$, relation, '%comment(5,22)%', n_part, mask, replace(f_price, '{pk}', 'k'))
+
+		-- four suppliers per part, a quarter of the suppliers apart (so four
+		-- different ones), the pattern shifted by one every S parts: each
+		-- supplier serves about 80 parts; lineitem uses the same formula.
+		-- Available quantity 1 .. 9999, supply cost 1.00 .. 1000.00.
+		WHEN 'partsupp' THEN format($q$
+			INSERT INTO %1$s
+			SELECT p,
+				   %5$s,
+				   1 + mod(h1, 9999),
+				   (100 + mod(h1 / 9999, 99901)) * 0.01,
+				   %2$s
+			FROM (SELECT p, i,
+						 hashint8extended(p, 61 + 10 * i) & %4$s AS h1,
+						 hashint8extended(p, 62 + 10 * i) & %4$s AS wc
+				  FROM (SELECT p, generate_series(0, 3) AS i
+						FROM (SELECT generate_series(1, %3$s) AS p) AS g) AS gi
+				  OFFSET 0) AS h
+			$q$, relation, '%comment(49,198)%', n_part, mask,
+				 replace(replace(f_supp, '{pk}', 'p'), '{i}', 'i'))
+
+		-- Each order's lines (up to 7, unrolled) are computed again here by
+		-- lineitem's formulas: status F if all of them shipped by TPC-H's
+		-- current date, O if none did, else P; total price the sum of their
+		-- prices with tax, less discount.  Priority 1 .. 5; clerk 1 ..
+		-- scale * 1000; ship priority 0.
+		WHEN 'orders' THEN format($q$
+			INSERT INTO %1$s
+			SELECT okey, custkey,
+				   CASE WHEN greatest(%6$s) <= %4$s THEN 'F'
+						WHEN least(%6$s) > %4$s THEN 'O'
+						ELSE 'P' END,
+				   round((%7$s) * 0.000001, 2),
+				   odate,
+				   ('{1-URGENT,2-HIGH,3-MEDIUM,4-NOT SPECIFIED,5-LOW}'::text[])[1 + mod(h2, 5)],
+				   'Clerk#' || lpad((1 + mod(h2 / 5, %3$s))::text, 9, '0'),
+				   0,
+				   %2$s
+			FROM (SELECT okey, custkey, odate, h2, wc, %8$s
+				  FROM (SELECT od.*,
+							   hashint8extended(o, 3) & %9$s AS wc,
+							   %5$s
+						FROM %10$s
+						OFFSET 0) AS oh
+				  OFFSET 0) AS ol
+			$q$, relation, '%comment(19,78)%', n_clerk, current_date_tpch,
+				 -- the lines' hashes: ha1, hb1, ... ha7, hb7
+				 (SELECT string_agg(format('hashint8extended(o, %1$s) & %3$s AS ha%2$s, '
+										   'hashint8extended(o, %4$s) & %3$s AS hb%2$s',
+										   100 + l, l, mask, 200 + l), ', ' ORDER BY l)
+				  FROM generate_series(1, 7) AS l),
+				 (SELECT string_agg(format('ship%s', l), ', ' ORDER BY l) FROM generate_series(1, 7) AS l),
+				 (SELECT string_agg(format('coalesce(charge%s, 0)', l), ' + ' ORDER BY l) FROM generate_series(1, 7) AS l),
+				 -- each line's price with tax, less discount (in millionths)
+				 -- and its ship date; NULL past the order's lines
+				 (SELECT string_agg(format('CASE WHEN nlines >= %1$s THEN %2$s * %3$s * (100 + %4$s) * (100 - %5$s) END AS charge%1$s, '
+										   'CASE WHEN nlines >= %1$s THEN odate + %6$s END AS ship%1$s',
+										   l,
+										   replace(f_qty, '{ha}', 'ha' || l),
+										   replace(f_price, '{pk}', replace(f_part, '{hb}', 'hb' || l)),
+										   replace(f_tax, '{ha}', 'ha' || l),
+										   replace(f_disc, '{ha}', 'ha' || l),
+										   replace(f_ship, '{ha}', 'ha' || l)), ', ' ORDER BY l)
+				  FROM generate_series(1, 7) AS l),
+				 mask, orders_from)
+
+		-- return flag R or A if received by TPC-H's current date, else N;
+		-- line status O if shipped after it, else F
+		WHEN 'lineitem' THEN format($q$
+			INSERT INTO %1$s
+			SELECT okey, partkey, %5$s, l, qty,
+				   qty * %6$s * 0.01, disc * 0.01, tax * 0.01,
+				   CASE WHEN shipdate + receipt_days > %3$s THEN 'N'
+						WHEN coin = 0 THEN 'R' ELSE 'A' END,
+				   CASE WHEN shipdate > %3$s THEN 'O' ELSE 'F' END,
+				   shipdate, commitdate, shipdate + receipt_days,
+				   ('{DELIVER IN PERSON,COLLECT COD,NONE,TAKE BACK RETURN}'::text[])[1 + instr],
+				   ('{REG AIR,AIR,RAIL,SHIP,TRUCK,MAIL,FOB}'::text[])[1 + mode],
+				   %2$s
+			FROM (SELECT okey, l, wc,
+						 %7$s AS qty, %8$s AS disc, %9$s AS tax,
+						 odate + %10$s AS shipdate, odate + %11$s AS commitdate, %12$s AS receipt_days,
+						 %13$s AS coin, %14$s AS instr, %15$s AS mode,
+						 %16$s AS partkey, %17$s AS supp_i
+				  FROM (SELECT okey, odate, l,
+							   hashint8extended(o, 100 + l) & %4$s AS ha,
+							   hashint8extended(o, 200 + l) & %4$s AS hb,
+							   hashint8extended(o, 300 + l) & %4$s AS wc
+						FROM (SELECT o, okey, odate, generate_series(1, nlines) AS l
+							  FROM %18$s) AS ol
+						OFFSET 0) AS lh
+				  OFFSET 0) AS lv
+			$q$, relation, '%comment(10,43)%', current_date_tpch, mask,
+				 replace(replace(f_supp, '{pk}', 'partkey'), '{i}', 'supp_i'),
+				 replace(f_price, '{pk}', 'partkey'),
+				 replace(f_qty, '{ha}', 'ha'), replace(f_disc, '{ha}', 'ha'), replace(f_tax, '{ha}', 'ha'),
+				 replace(f_ship, '{ha}', 'ha'), replace(f_commit, '{ha}', 'ha'), replace(f_receipt, '{ha}', 'ha'),
+				 replace(f_coin, '{ha}', 'ha'), replace(f_instr, '{ha}', 'ha'), replace(f_mode, '{ha}', 'ha'),
+				 replace(f_part, '{hb}', 'hb'), replace(f_supp_i, '{hb}', 'hb'),
+				 orders_from)
+		END;
+
+		-- The comment column: a piece of the text pool ($1), from the start
+		-- of one of its words ($2) and of a length uniform in the column's
+		-- TPC-H range, both chosen by the row's hash wc: %comment(min,max)%.
+		sql := regexp_replace(sql, '%comment\((\d+),(\d+)\)%',
+			format('rtrim(convert_from(substring($1 FROM $2[1 + mod(wc, %1$s)] '
+				   'FOR \1 + mod(wc / %1$s, \2 - \1 + 1)::integer), ''UTF8''))',
+				   cardinality(pool_starts)));
+
+		EXECUTE sql USING pool, pool_starts;
+		GET DIAGNOSTICS rows = ROW_COUNT;
+
+		EXECUTE format('ALTER TABLE %s ADD PRIMARY KEY (%s)%s', relation, keys[i], idx_clause);
+		EXECUTE format('ANALYZE %s', relation);
+		-- What was written, so that replace can tell the table was not
+		-- reloaded (a new file) nor given rows of its own since.
+		EXECUTE format('COMMENT ON TABLE %s IS %L', relation,
+					   format('%s: %s rows, file %s', marker, rows,
+							  (SELECT c.relfilenode FROM pg_class c WHERE c.oid = relation)));
+
+		mb := pg_relation_size(relation) / 1048576.0;
+		indexes_mb := pg_indexes_size(relation) / 1048576.0;
+		elapsed_ms := round(extract(epoch FROM clock_timestamp() - started)::numeric * 1000, 3);
+		total_rows := total_rows + rows;
+		total_mb := total_mb + mb + indexes_mb;
+		RAISE NOTICE '%: % rows, % MB, % ms', relation, rows, round(mb::numeric, 1), round(elapsed_ms::numeric);
+		RETURN NEXT;
+	END LOOP;
+
+	RAISE NOTICE 'generated % rows, % MB in % s', total_rows, round(total_mb::numeric, 1),
+		round(extract(epoch FROM clock_timestamp() - all_started)::numeric, 1)
+		USING HINT = format('Run VACUUM (FREEZE, ANALYZE) %s before benchmarking, outside a transaction block: '
+							'it sets the hint bits and the visibility map that a first scan would otherwise write.',
+							(SELECT string_agg(format('%I.%I', schema, t), ', ') FROM unnest(tables) t));
+END;
+$$;
+
+COMMENT ON FUNCTION bench_generate_tpch(float8, name, name, boolean) IS
+'generate a deterministic TPC-H-shaped data set (not dbgen output) of a scale factor in a new schema, one row per table';
+
+--
+-- _bench_run_table (1.2): the tables runs make for themselves
+-- (bench_commit's sessions'), recorded when they are made so that only
+-- what a run made is ever dropped, by the role that made it
+-- (src/run_tables.c).  Written and read by the extension's owner only.
+--
+CREATE TABLE _bench_run_table (
+	relid oid PRIMARY KEY,				-- the table made
+	relname name NOT NULL,				-- its name and schema when it was made
+	relnamespace oid NOT NULL,
+	made_by oid NOT NULL,				-- the role that made it (its owner)
+	leader_pid integer NOT NULL,		-- the backend whose run it belongs to
+	benchmark text NOT NULL,			-- the benchmark (commit)
+	made_at timestamptz NOT NULL DEFAULT pg_catalog.now()
+);
+REVOKE ALL ON _bench_run_table FROM PUBLIC;
+
+COMMENT ON TABLE _bench_run_table IS
+'internal: the tables runs made for themselves, dropped only through this record by the role that made them';
 
 --
 -- bench_commit (1.2): the commit path under concurrency.  N sessions
@@ -3700,7 +4399,7 @@ CREATE FUNCTION bench_generate_tpcb(
 	tablespace name DEFAULT NULL,	-- the tables' tablespace; NULL: default_tablespace
 	index_tablespace name DEFAULT NULL,	-- their primary keys' tablespace; NULL: default_tablespace
 	schema name DEFAULT 'public',	-- an existing schema to create them in
-	replace boolean DEFAULT false,	-- true: drop the four tables first, if this function generated them
+	replace boolean DEFAULT false,	-- true: drop the four tables first, if the caller owns them and this function generated them
 	fillfactor integer DEFAULT 100,	-- 10 .. 100, as pgbench -i -F
 	OUT generated_in name,			-- the schema the tables are in
 	OUT branches integer,			-- rows of pgbench_branches: the scale
@@ -3722,7 +4421,9 @@ DECLARE
 	tables constant text[] := ARRAY['pgbench_branches', 'pgbench_tellers', 'pgbench_accounts', 'pgbench_history'];
 	spc_clause text := '';
 	idx_clause text := '';
-	existing text[];
+	existing text[] := '{}';
+	gen record;
+	me oid;
 	t text;
 	b integer;
 	batch constant integer := 10;	-- branches of accounts per INSERT (a million rows)
@@ -3766,28 +4467,41 @@ BEGIN
 	SELECT s.setting::integer INTO interval_ms FROM pg_settings s
 	WHERE s.name = 'benchstore.progress_interval';
 
-	-- Existing tables are replaced only when asked to, and only if this
-	-- function made them (its comment on pgbench_accounts names the file):
-	-- pgbench's own, or anyone else's, are never dropped here.
-	existing := ARRAY(SELECT c.relname::text FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
-					  WHERE s.nspname = nsp AND c.relname::text = ANY (tables) ORDER BY c.relname);
-	IF cardinality(existing) > 0 THEN
+	-- Existing tables are replaced only when asked to, and only those the
+	-- caller owns and this function made: each carries its mark, a comment
+	-- only its owner (the caller) could have written; pgbench_accounts's
+	-- also names its file, not rewritten or reloaded since.  Every table is
+	-- checked before any is dropped: pgbench's own, or anyone else's, are
+	-- never dropped here.
+	me := (SELECT r.oid FROM pg_roles r WHERE r.rolname = current_user);
+	FOR gen IN SELECT c.oid, c.relname, c.relowner, c.relfilenode
+				 FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+				 WHERE s.nspname = nsp AND c.relname::text = ANY (tables)
+				 ORDER BY c.relname LOOP
 		IF NOT replace THEN
-			RAISE EXCEPTION 'relation "%" already exists', format('%I.%I', nsp, existing[1])
+			RAISE EXCEPTION 'relation "%" already exists', format('%I.%I', nsp, gen.relname)
 				USING ERRCODE = 'duplicate_table',
 					  HINT = 'Pass replace => true to drop the tables bench_generate_tpcb made and generate them again, or choose another schema.';
 		END IF;
-		IF cardinality(existing) <> 4 OR
-		   obj_description(format('%I.pgbench_accounts', nsp)::regclass, 'pg_class') IS DISTINCT FROM
-		   format('%s: file %s', marker,
-				  (SELECT c.relfilenode FROM pg_class c WHERE c.oid = format('%I.pgbench_accounts', nsp)::regclass)) THEN
-			RAISE EXCEPTION 'cannot replace pgbench''s tables in schema "%" because bench_generate_tpcb did not create them as they are', nsp
-				USING ERRCODE = 'object_not_in_prerequisite_state',
-					  DETAIL = 'Only tables bench_generate_tpcb generated, whose pgbench_accounts was not rewritten or reloaded since, are replaced.',
+		IF gen.relowner IS DISTINCT FROM me THEN
+			RAISE EXCEPTION 'cannot replace table "%" because it is owned by role "%"', format('%I.%I', nsp, gen.relname),
+					(SELECT r.rolname FROM pg_roles r WHERE r.oid = gen.relowner)
+				USING ERRCODE = 'insufficient_privilege',
+					  DETAIL = 'replace drops only tables the caller owns and bench_generate_tpcb generated; nothing was dropped.',
+					  HINT = 'Choose another schema, or have the table''s owner drop it.';
+		END IF;
+		IF obj_description(gen.oid, 'pg_class') IS DISTINCT FROM
+		   (CASE WHEN gen.relname = 'pgbench_accounts' THEN format('%s: file %s', marker, gen.relfilenode)
+				 ELSE format('%s: table %s', marker, gen.relname) END) THEN
+			RAISE EXCEPTION 'cannot replace table "%" because bench_generate_tpcb did not generate it as it is', format('%I.%I', nsp, gen.relname)
+				USING ERRCODE = 'insufficient_privilege',
+					  DETAIL = 'replace drops only tables bench_generate_tpcb generated (pgbench_accounts neither rewritten nor reloaded since); nothing was dropped.',
 					  HINT = 'Choose another schema, or drop the tables yourself.';
 		END IF;
-		EXECUTE format('DROP TABLE %I.pgbench_branches, %I.pgbench_tellers, %I.pgbench_accounts, %I.pgbench_history RESTRICT',
-					   nsp, nsp, nsp, nsp);
+		existing := existing || format('%I.%I', nsp, gen.relname);
+	END LOOP;
+	IF cardinality(existing) > 0 THEN
+		EXECUTE format('DROP TABLE %s RESTRICT', array_to_string(existing, ', '));
 	END IF;
 
 	-- pgbench -i's tables, columns and fill factor
@@ -3828,6 +4542,9 @@ BEGIN
 	EXECUTE format('COMMENT ON TABLE %I.pgbench_accounts IS %L', nsp,
 				   format('%s: file %s', marker,
 						  (SELECT c.relfilenode FROM pg_class c WHERE c.oid = format('%I.pgbench_accounts', nsp)::regclass)));
+	FOREACH t IN ARRAY ARRAY['pgbench_branches', 'pgbench_tellers', 'pgbench_history'] LOOP
+		EXECUTE format('COMMENT ON TABLE %I.%I IS %L', nsp, t, format('%s: table %s', marker, t));
+	END LOOP;
 
 	generated_in := nsp;
 	branches := sc;

@@ -321,8 +321,8 @@ FROM (SELECT f.name, f.rel, f.nblocks,
 	  OFFSET 0) l
 CROSS JOIN LATERAL bench_randread(relation => l.rel,
 		reads => greatest(1::pg_catalog.int8,
-						  pg_catalog.ceil(%s::pg_catalog.int8::pg_catalog.numeric * l.nblocks
-										  / l.total_blocks)::pg_catalog.int8),
+						  pg_catalog.ceil((%s::pg_catalog.numeric OPERATOR(pg_catalog.*) l.nblocks::pg_catalog.numeric)
+										  OPERATOR(pg_catalog./) l.total_blocks)::pg_catalog.int8),
 		cache => %L::pg_catalog.text, depth => %s::pg_catalog.int4, repeat => 1::pg_catalog.int4,
 		label => %L::pg_catalog.text, record => %L::pg_catalog.bool, seed => %s::pg_catalog.int8,
 		workers => %s::pg_catalog.int4) s
@@ -399,6 +399,42 @@ $$;
 
 COMMENT ON FUNCTION _bench_cluster_randread_rows(text[], _bench_cluster_randread_node[], integer, float8, text) IS
 'internal: the node rows and the total row of one cluster random-read run';
+
+-- What a node needs for a benchmark (1.2: the query on the node names
+-- every function and operand type).  1.0's asked has_function_privilege
+-- (regproc, unknown) and has_tablespace_privilege(name, unknown), which
+-- pg_catalog matches only through casts: a function of exactly those
+-- types in a schema on the node's search_path that another role can
+-- create in would have run as the caller.  The function is found by name
+-- among those the node's search_path shows (a second function of the
+-- name, as an overload, no longer makes the check fail).
+CREATE OR REPLACE FUNCTION _bench_cluster_probe_plproxy(
+	i_cluster name,
+	i_parts integer[],
+	i_function text,
+	i_relation text,
+	i_tablespace name,
+	OUT part integer,				-- the partition
+	OUT can_execute boolean,		-- the role may run i_function there
+	OUT relation text,				-- i_relation as the node resolves it, or NULL
+	OUT has_tablespace boolean		-- i_tablespace exists there, or NULL
+)
+RETURNS SETOF record
+LANGUAGE plproxy
+AS $$
+	CLUSTER pg_catalog.text(i_cluster);
+	SPLIT i_parts;
+	RUN ON i_parts;
+	SELECT (i_parts)[1] AS part,
+		   EXISTS (SELECT FROM pg_catalog.pg_proc p
+				   WHERE p.proname OPERATOR(pg_catalog.=) i_function::pg_catalog.name
+					 AND pg_catalog.pg_function_is_visible(p.oid)
+					 AND pg_catalog.has_function_privilege(p.oid, 'EXECUTE'::pg_catalog.text)) AS can_execute,
+		   CASE WHEN i_relation IS NOT NULL THEN i_relation::pg_catalog.regclass::pg_catalog.text END AS relation,
+		   CASE WHEN i_tablespace IS NOT NULL
+				THEN pg_catalog.has_tablespace_privilege(i_tablespace::pg_catalog.text, 'CREATE'::pg_catalog.text)
+					 IS NOT NULL END AS has_tablespace;
+$$;
 
 -- The blame knows bench_randread's and bench_tpcb's fan-outs (1.2).  For
 -- bench_tpcb a node is tried again for 100 ms only: its own checks

@@ -203,6 +203,29 @@ SET ROLE regress_bs_adv_owner;
 SELECT count(*) FROM bench_undo_advice('regress_bs_adv');
 SELECT spcoptions = '{random_page_cost=3,seq_page_cost=1.5}' AS undone_despite_the_forged_record
 FROM pg_tablespace WHERE spcname = 'regress_bs_adv';
+RESET ROLE;
+-- A role is known by its OID as well as its name (1.2): advice a role
+-- recorded before it was dropped is not trusted once a new role takes its
+-- name and the rights, which may neither forget its runs nor record
+-- under its labels.
+CREATE ROLE regress_bs_adv_reused;
+SET ROLE regress_bs_adv_reused;
+SELECT bench_record('tablespace_advice', 'regress_bs_adv',
+	'[{"setting": "random_page_cost", "suggested_value": "0.02", "statement": ""}]',
+	'regress reused') > 0 AS recorded_before_the_drop;
+RESET ROLE;
+DROP ROLE regress_bs_adv_reused;
+CREATE ROLE regress_bs_adv_reused IN ROLE regress_bs_adv_owner;
+SET ROLE regress_bs_adv_owner;
+SELECT * FROM expect_error($$SELECT * FROM bench_apply_advice('regress_bs_adv', 'regress reused')$$);
+RESET ROLE;
+SET ROLE regress_bs_adv_reused;
+SELECT runs FROM bench_forget('regress reused');
+SELECT * FROM expect_error($$SELECT bench_record('outside', 'x', '{"a": 1}', 'regress reused')$$);
+RESET ROLE;
+DROP ROLE regress_bs_adv_reused;
+SELECT count(*) AS kept FROM bench_run WHERE label = 'regress reused';
+SET ROLE regress_bs_adv_owner;
 -- the statement a hint gives is built from the validated value, never the
 -- recorded text, even in the owner's own record
 SELECT bench_record('tablespace_advice', 'regress_bs_adv',

@@ -77,14 +77,33 @@ RESET allow_in_place_tablespaces;
 SELECT tablespace, commits > 0 AS committed
 FROM bench_commit(duration => '200ms', tablespace => 'commit_ts', record => false);
 
--- A table a crashed run left behind (its creator gone) is dropped by the
--- next call of its owner; a table of the same name not made by a run is not.
+-- A run's tables are known by the extension's record of them
+-- (_bench_run_table), never by their name or comment: tables that look
+-- like a run's, even with its comment or a pid out of range, are never
+-- dropped, and a name a run would take, already taken (here the very name
+-- this session's run would give its first session's table), is left as
+-- it is while the run takes another.  (A crashed run's tables, which its
+-- maker's next call drops, are 027_commit.pl's.)
 CREATE TABLE "_bench_commit_999999_0" (id bigint, payload text);
 COMMENT ON TABLE "_bench_commit_999999_0" IS 'benchstore bench_commit run table';
-CREATE TABLE "_bench_commit_999999_1" (id bigint, payload text);
+CREATE TABLE "_bench_commit_99999999999_0" (id bigint, payload text);
+DO $$
+BEGIN
+	EXECUTE format('CREATE TABLE %I AS SELECT 42 AS kept', '_bench_commit_' || pg_backend_pid() || '_0');
+END
+$$;
 SELECT commits > 0 AS committed FROM bench_commit(duration => '100ms', record => false);
-SELECT relname FROM pg_class WHERE relname LIKE '\_bench\_commit\_%' ORDER BY relname;
-DROP TABLE "_bench_commit_999999_1";
+SELECT count(*) AS lookalikes_kept FROM pg_class WHERE relname LIKE '\_bench\_commit\_%';
+SELECT (xpath('//kept/text()',
+			  query_to_xml(format('SELECT kept FROM %I', '_bench_commit_' || pg_backend_pid() || '_0'),
+						   false, false, '')))[1]::text AS taken_name_kept;
+SELECT count(*) AS records_left FROM _bench_run_table;
+DO $$
+BEGIN
+	EXECUTE format('DROP TABLE %I, "_bench_commit_999999_0", "_bench_commit_99999999999_0"',
+				   '_bench_commit_' || pg_backend_pid() || '_0');
+END
+$$;
 
 -- Errors.
 SELECT * FROM expect_error($$SELECT * FROM bench_commit(sessions => 0)$$);

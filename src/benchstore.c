@@ -13,14 +13,21 @@
 
 #include <math.h>
 
+#include "access/genam.h"
+#include "access/htup_details.h"
 #include "access/parallel.h"
+#include "access/stratnum.h"
+#include "access/table.h"
 #include "benchstore.h"
+#include "session_limits.h"
+#include "catalog/pg_extension.h"
 #include "commands/tablespace.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "postmaster/bgworker.h"
 #include "storage/condition_variable.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/wait_event.h"
 
@@ -72,6 +79,24 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomIntVariable("benchstore.max_user_sessions",
+							"Background sessions a role that is not a superuser may run at once (bench_commit's sessions, bench_tpcb's clients).",
+							"Counted over all the role's runs; each holds a background worker slot that parallel queries and replication also need.  Superusers are not limited.",
+							&bs_max_user_sessions,
+							BS_MAX_USER_SESSIONS_DEFAULT,
+							0, BS_SESSIONS_MAX,
+							PGC_SUSET,
+							0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("benchstore.max_user_run_time",
+							"Longest ramp and duration of a run of background sessions by a role that is not a superuser.",
+							"Superusers may run for up to two hours (one of ramp, one of duration).",
+							&bs_max_user_run_time_s,
+							BS_MAX_USER_RUN_TIME_DEFAULT_S,
+							1, 2 * 3600,
+							PGC_SUSET,
+							GUC_UNIT_S,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("benchstore");
 }
 
@@ -169,6 +194,36 @@ bs_tablespace_name(Oid spcoid)
 		spcoid = MyDatabaseTableSpace;
 	name = get_tablespace_name(spcoid);
 	return name ? name : psprintf("%u", spcoid);
+}
+
+/*
+ * The schema an extension was created in (its objects are named in it,
+ * never looked up on a search_path); ERROR if it is not installed.
+ * get_extension_schema() is exported from PostgreSQL 16 on only.
+ */
+Oid
+bs_extension_schema(const char *extname)
+{
+	Relation	rel;
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	Oid			nsp = InvalidOid;
+
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber,
+				F_NAMEEQ, CStringGetDatum(extname));
+	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+		nsp = ((Form_pg_extension) GETSTRUCT(tup))->extnamespace;
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	if (!OidIsValid(nsp))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("extension \"%s\" does not exist", extname)));
+	return nsp;
 }
 
 /*

@@ -40,8 +40,11 @@
 #include <unistd.h>
 
 #include "blockdev.h"
+#include "catalog/pg_authid.h"
 #include "lib/stringinfo.h"
+#include "miscadmin.h"
 #include "storage/fd.h"
+#include "utils/acl.h"
 
 /* Read a small sysfs file into buf, without its trailing newline. */
 static bool
@@ -275,10 +278,9 @@ bs_devstack_cache_below(const BsDevStack *stack, uint64 read_bytes,
 		return NULL;
 
 	if (cached_loop != NULL)
-		return psprintf("%s read %s, but %s under it read %s: the page cache holding %s's backing file %s answered the rest.",
+		return psprintf("%s read %s, but %s under it read %s: the page cache holding %s's backing file answered the rest.",
 						top->name, mb_text(top->read_bytes), names.data,
-						mb_text(leaves), cached_loop->name,
-						cached_loop->backing_file);
+						mb_text(leaves), cached_loop->name);
 	return psprintf("%s read %s, but the device%s under it (%s) read %s: a cache between them answered the rest.",
 					top->name, mb_text(top->read_bytes),
 					nleaves > 1 ? "s" : "", names.data, mb_text(leaves));
@@ -301,11 +303,17 @@ bs_devstack_counts(const BsDevStack *stack)
 	return s.data;
 }
 
-/* The stack in words, top first: "loop0 (page-cached file /x) > vda". */
+/*
+ * The stack in words, top first: "loop0 (file /x, page-cached) > vda".
+ * A backing file's path is a path on the server: shown only to a role
+ * that may read the server's settings (data_directory is shown to the
+ * same roles), "(a file, page-cached)" to others.
+ */
 char *
 bs_devstack_describe(const BsDevStack *stack)
 {
 	StringInfoData s;
+	bool		paths = has_privs_of_role(GetUserId(), ROLE_PG_READ_ALL_SETTINGS);
 
 	initStringInfo(&s);
 	for (int i = 0; i < stack->ndevs; i++)
@@ -314,7 +322,8 @@ bs_devstack_describe(const BsDevStack *stack)
 
 		appendStringInfo(&s, "%s%s", i > 0 ? " > " : "", d->name);
 		if (d->backing_file[0])
-			appendStringInfo(&s, " (file %s%s)", d->backing_file,
+			appendStringInfo(&s, " (%s%s%s)", paths ? "file " : "a file",
+							 paths ? d->backing_file : "",
 							 d->page_cached ? ", page-cached" : ", direct I/O");
 	}
 	return s.data;

@@ -25,7 +25,8 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
-#include "executor/spi.h"
+#include "benchstore.h"
+#include "safe_spi.h"
 #include "target.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -111,6 +112,7 @@ placements_sum(Oid relid, const char *command, bool one_per_shard,
 	int64		sum = 0;
 	int64		last_shard = -1;
 	int			rc;
+	BsSpi		spi;
 
 	initStringInfo(&sql);
 	appendStringInfo(&sql,
@@ -120,9 +122,8 @@ placements_sum(Oid relid, const char *command, bool one_per_shard,
 					 quote_literal_cstr(psprintf("%u", relid)),
 					 quote_literal_cstr(command));
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	rc = SPI_execute(sql.data, false, 0);
+	bs_spi_connect(&spi);
+	rc = bs_spi_execute(sql.data, false, 0);
 	if (rc != SPI_OK_SELECT)
 		elog(ERROR, "run_command_on_placements failed: %s", SPI_result_code_string(rc));
 	for (uint64 i = 0; i < SPI_processed; i++)
@@ -148,7 +149,7 @@ placements_sum(Oid relid, const char *command, bool one_per_shard,
 					 errdetail("%s", result ? result : "no message")));
 		sum += pg_strtoint64(result);
 	}
-	SPI_finish();
+	bs_spi_finish(&spi);
 	pfree(sql.data);
 	return sum;
 }
@@ -174,7 +175,14 @@ bs_citus_one_copy_bytes(Oid relid)
 void
 bs_citus_evict_shards(Oid relid)
 {
-	(void) placements_sum(relid,
-						  "SELECT pg_catalog.count(*) FROM bench_cache_evict(%L::pg_catalog.regclass)",
-						  false, "evict the shards");
+	/*
+	 * benchstore's schema on the nodes is the coordinator's (Citus
+	 * propagates CREATE EXTENSION to them in the same schema); named, not
+	 * looked up on the node's search_path.
+	 */
+	const char *nsp = quote_identifier(get_namespace_name(bs_extension_schema("benchstore")));
+	char	   *command = psprintf("SELECT pg_catalog.count(*) FROM %s.bench_cache_evict(%%L::pg_catalog.regclass)",
+								   nsp);
+
+	(void) placements_sum(relid, command, false, "evict the shards");
 }

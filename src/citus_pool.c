@@ -46,7 +46,7 @@
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "commands/dbcommands.h"
-#include "executor/spi.h"
+#include "safe_spi.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -318,10 +318,10 @@ citus_nodes(bool all_nodes, const char *conninfo)
 	Oid			argtypes[1] = {BOOLOID};
 	Datum		args[1] = {BoolGetDatum(all_nodes)};
 	MemoryContext outer = CurrentMemoryContext;
+	BsSpi		spi;
 
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
-	if (SPI_execute_with_args("SELECT nodeid, nodename, nodeport "
+	bs_spi_connect(&spi);
+	if (bs_spi_execute_with_args("SELECT nodeid, nodename, nodeport "
 							  "FROM pg_catalog.pg_dist_node "
 							  "WHERE isactive AND noderole OPERATOR(pg_catalog.=) 'primary' "
 							  "AND (groupid OPERATOR(pg_catalog.<>) 0 OR $1) "
@@ -332,7 +332,7 @@ citus_nodes(bool all_nodes, const char *conninfo)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[i];
 		TupleDesc	desc = SPI_tuptable->tupdesc;
-		MemoryContext spi = MemoryContextSwitchTo(outer);
+		MemoryContext spicxt = MemoryContextSwitchTo(outer);
 		BsFanNode  *node = palloc0(sizeof(BsFanNode));
 
 		node->nodeid = pg_strtoint32(SPI_getvalue(tup, desc, 1));
@@ -341,9 +341,9 @@ citus_nodes(bool all_nodes, const char *conninfo)
 		node->name = psprintf("%s:%s", node->host, node->port);
 		node->conninfo = pstrdup(conninfo);
 		nodes = lappend(nodes, node);
-		MemoryContextSwitchTo(spi);
+		MemoryContextSwitchTo(spicxt);
 	}
-	SPI_finish();
+	bs_spi_finish(&spi);
 	return nodes;
 }
 

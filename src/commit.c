@@ -46,7 +46,6 @@
 #include "commands/tablespace.h"
 #include "compat.h"
 #include "executor/instrument.h"
-#include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -54,6 +53,8 @@
 #include "postmaster/bgworker.h"
 #include "postmaster/bgwriter.h"
 #include "postmaster/interrupt.h"
+#include "run_tables.h"
+#include "safe_spi.h"
 #include "series.h"
 #include "sessions.h"
 #include "storage/condition_variable.h"
@@ -121,24 +122,20 @@ enum
  * ---------------------------------------------------------------------
  */
 
-static char *
-run_table_name(int leader_pid, int n)
-{
-	return psprintf("_bench_commit_%d_%d", leader_pid, n);
-}
-
 /* One session: its table, then one insert per transaction until told to stop. */
 void
 bs_commit_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
 {
-	const char *nsp = quote_identifier(sh->nspname);
-	char	   *name = run_table_name(sh->leader_pid, n);
 	char	   *payload;
+	char	   *table;
 	SPIPlanPtr	plan;
 	Oid			argtypes[2] = {INT8OID, TEXTOID};
 	Datum		args[2];
 	instr_time	last_check;
 	int64		id = 1;
+	Oid			nspoid;
+	Oid			relid;
+	BsSpi		spi;
 
 	(void) set_config_option("synchronous_commit", sh->synchronous_commit,
 							 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SET,
@@ -151,28 +148,38 @@ bs_commit_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
 		VARDATA(payload)[i] = "0123456789abcdef"[random() & 15];
 	args[1] = PointerGetDatum(payload);
 
-	bs_session_table = MemoryContextStrdup(TopMemoryContext,
-										   psprintf("%s.%s", nsp, quote_identifier(name)));
-	bs_session_run_sql(psprintf("CREATE TABLE %s (id bigint, payload text) %s %s;"
-								"COMMENT ON TABLE %s IS 'benchstore bench_commit run table'",
-								bs_session_table,
-								"WITH (autovacuum_enabled = off)",
-								OidIsValid(sh->spcoid) ?
-								psprintf("TABLESPACE %s", quote_identifier(sh->spcname)) : "",
-								bs_session_table));
+	/*
+	 * The session's table, recorded as a run table (src/run_tables.c): its
+	 * exit callback drops it through that record, however the session ends.
+	 */
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	nspoid = get_namespace_oid(sh->nspname, false);
+	relid = bs_run_table_create("commit", psprintf("_bench_commit_%d", sh->leader_pid), n,
+								nspoid,
+								psprintf("(id bigint, payload text) WITH (autovacuum_enabled = off) %s",
+										 OidIsValid(sh->spcoid) ?
+										 psprintf("TABLESPACE %s", quote_identifier(sh->spcname)) : ""),
+								sh->leader_pid);
+	bs_session_table_oid = relid;
+	table = MemoryContextStrdup(TopMemoryContext,
+								psprintf("%s.%s", quote_identifier(sh->nspname),
+										 quote_identifier(get_rel_name(relid))));
+	PopActiveSnapshot();
+	CommitTransactionCommand();
 
 	StartTransactionCommand();
-	SPI_connect();
+	bs_spi_connect(&spi);
 	PushActiveSnapshot(GetTransactionSnapshot());
-	plan = SPI_prepare(psprintf("INSERT INTO %s VALUES ($1, $2)", bs_session_table),
-					   2, argtypes);
+	plan = bs_spi_prepare(psprintf("INSERT INTO %s VALUES ($1, $2)", table),
+						  2, argtypes);
 	if (plan == NULL || SPI_keepplan(plan) != 0)
-		elog(ERROR, "could not prepare the insert into %s", bs_session_table);
+		elog(ERROR, "could not prepare the insert into %s", table);
 	/* a first row, untimed: the table's first page exists */
 	args[0] = Int64GetDatum(0);
-	if (SPI_execute_plan(plan, args, NULL, false, 0) != SPI_OK_INSERT)
-		elog(ERROR, "insert into %s failed", bs_session_table);
-	SPI_finish();
+	if (bs_spi_execute_plan(plan, args, NULL, false, 0) != SPI_OK_INSERT)
+		elog(ERROR, "insert into %s failed", table);
+	bs_spi_finish(&spi);
 	PopActiveSnapshot();
 	CommitTransactionCommand();
 
@@ -186,12 +193,12 @@ bs_commit_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
 		instr_time	t1;
 
 		StartTransactionCommand();
-		SPI_connect();
+		bs_spi_connect(&spi);
 		PushActiveSnapshot(GetTransactionSnapshot());
 		args[0] = Int64GetDatum(id++);
-		if (SPI_execute_plan(plan, args, NULL, false, 0) != SPI_OK_INSERT)
-			elog(ERROR, "insert into %s failed", bs_session_table);
-		SPI_finish();
+		if (bs_spi_execute_plan(plan, args, NULL, false, 0) != SPI_OK_INSERT)
+			elog(ERROR, "insert into %s failed", table);
+		bs_spi_finish(&spi);
 		PopActiveSnapshot();
 		if (sh->track_latency)
 		{
@@ -210,36 +217,6 @@ bs_commit_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
  * The caller
  * ---------------------------------------------------------------------
  */
-
-/*
- * Tables earlier calls of this role left behind (a crash ends a session
- * without its exit callback): those whose caller is no longer running.
- */
-static void
-drop_leftover_tables(void)
-{
-	SPI_connect();
-	if (SPI_execute("SELECT pg_catalog.format('DROP TABLE IF EXISTS %I.%I', n.nspname, c.relname) "
-					"FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
-					"WHERE c.relkind = 'r' AND c.relname ~ '^_bench_commit_[0-9]+_[0-9]+$' "
-					"  AND pg_catalog.obj_description(c.oid, 'pg_class') = 'benchstore bench_commit run table' "
-					"  AND pg_catalog.pg_has_role(c.relowner, 'USAGE') "
-					"  AND NOT EXISTS (SELECT FROM pg_catalog.pg_stat_activity a "
-					"                  WHERE a.pid = pg_catalog.split_part(c.relname, '_', 4)::int4)",
-					true, 0) == SPI_OK_SELECT)
-	{
-		List	   *drops = NIL;
-		ListCell   *lc;
-
-		for (uint64 i = 0; i < SPI_processed; i++)
-			drops = lappend(drops, SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1));
-		foreach(lc, drops)
-			if (SPI_execute((char *) lfirst(lc), false, 0) != SPI_OK_UTILITY)
-				elog(ERROR, "could not drop a bench_commit table left behind: %s",
-					 (char *) lfirst(lc));
-	}
-	SPI_finish();
-}
 
 /*
  * bench_commit(sessions integer DEFAULT 1, duration interval DEFAULT '10s',
@@ -295,6 +272,8 @@ bench_commit(PG_FUNCTION_ARGS)
 	sample_interval_us = bs_sample_interval_arg(fcinfo, 8);
 	bs_steady_args_parse(fcinfo, 9, "run", "duration", BS_SESSIONS_MAX_RUN_US, "1 hour",
 						 duration_us, sample_interval_us, &steady);
+	bs_session_limits_check("bench_commit session", "session", nsessions,
+							steady.ramp_us + duration_us);
 	if (after_checkpoint && steady.ramp_us > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -353,7 +332,8 @@ bench_commit(PG_FUNCTION_ARGS)
 		elog(ERROR, "bench_commit: result has %d columns, expected %d",
 			 rsinfo->setDesc->natts, BS_COMMIT_NCOLS);
 
-	drop_leftover_tables();
+	/* what this role's earlier runs left behind (a crash) */
+	(void) bs_run_tables_drop_leftovers("commit");
 
 	r = bs_sessions_create(BS_WORKLOAD_COMMIT, "bench_commit session", "session",
 						   nsessions);

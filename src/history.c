@@ -44,7 +44,7 @@
 #include "catalog/pg_tablespace_d.h"
 #include "commands/extension.h"
 #include "commands/tablespace.h"
-#include "executor/spi.h"
+#include "safe_spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "common/hashfn.h"
@@ -550,15 +550,8 @@ settings_json(BsRun *run)
  * schema, quoted.  fn_oid is a function of the extension.  An error on the
  * way is cleaned up by the transaction's abort.
  */
-typedef struct BsAsOwner
-{
-	Oid			save_userid;
-	int			save_sec_context;
-	int			save_nestlevel;
-} BsAsOwner;
-
 static const char *
-as_history_owner(Oid fn_oid, BsAsOwner *st)
+as_history_owner(Oid fn_oid, BsSpi *spi)
 {
 	Oid			nsp = get_func_namespace(fn_oid);	/* the extension's schema */
 	Oid			table = get_relname_relid("bench_run", nsp);
@@ -573,25 +566,8 @@ as_history_owner(Oid fn_oid, BsAsOwner *st)
 	owner = ((Form_pg_class) GETSTRUCT(tup))->relowner;
 	ReleaseSysCache(tup);
 
-	GetUserIdAndSecContext(&st->save_userid, &st->save_sec_context);
-	SetUserIdAndSecContext(owner, st->save_sec_context |
-						   SECURITY_LOCAL_USERID_CHANGE |
-						   SECURITY_RESTRICTED_OPERATION);
-	st->save_nestlevel = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp",
-							 PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_SAVE, true, 0, false);
-	if (SPI_connect() != SPI_OK_CONNECT)
-		elog(ERROR, "SPI_connect failed");
+	bs_spi_connect_as(spi, owner);
 	return quote_identifier(get_namespace_name(nsp));
-}
-
-static void
-as_history_owner_end(BsAsOwner *st)
-{
-	SPI_finish();
-	AtEOXact_GUC(false, st->save_nestlevel);
-	SetUserIdAndSecContext(st->save_userid, st->save_sec_context);
 }
 
 /*
@@ -603,11 +579,11 @@ as_history_owner_end(BsAsOwner *st)
 static void
 check_label_owner(BsRun *run)
 {
-	BsAsOwner	st;
+	BsSpi		st;
 	const char *schema;
 	char	   *sql;
-	Oid			types[2] = {TEXTOID, NAMEOID};
-	Datum		values[2];
+	Oid			types[3] = {TEXTOID, OIDOID, NAMEOID};
+	Datum		values[3];
 	char	   *other = NULL;
 	MemoryContext callercxt = CurrentMemoryContext;
 
@@ -615,22 +591,28 @@ check_label_owner(BsRun *run)
 		return;
 	schema = as_history_owner(run->fn_oid, &st);
 	values[0] = CStringGetTextDatum(run->label);
-	values[1] = DirectFunctionCall1(namein,
+	values[1] = ObjectIdGetDatum(run->userid);
+	values[2] = DirectFunctionCall1(namein,
 									CStringGetDatum(GetUserNameFromId(run->userid, false)));
+	/* a run is the role's when both its OID and its name are the role's */
 	sql = psprintf("SELECT r.recorded_by::pg_catalog.text FROM %s.bench_run r"
-				   " WHERE r.label = $1 AND r.recorded_by <> $2 LIMIT 1", schema);
-	if (SPI_execute_with_args(sql, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
+				   " WHERE r.label OPERATOR(pg_catalog.=) $1"
+				   " AND (r.recorded_by_oid IS DISTINCT FROM $2"
+				   "      OR r.recorded_by OPERATOR(pg_catalog.<>) $3) LIMIT 1", schema);
+	if (bs_spi_execute_with_args(sql, 3, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not look up label \"%s\"", run->label);
 	/* copied out of SPI's memory, which SPI_finish frees */
 	if (SPI_processed > 0)
 		other = MemoryContextStrdup(callercxt,
 									SPI_getvalue(SPI_tuptable->vals[0],
 												 SPI_tuptable->tupdesc, 1));
-	as_history_owner_end(&st);
+	bs_spi_finish(&st);
 	if (other)
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
 				 errmsg("label \"%s\" is used by runs of role \"%s\"", run->label, other),
+				 strcmp(other, GetUserNameFromId(run->userid, false)) == 0 ?
+				 errdetail("A label belongs to the role that first recorded runs under it: here a role of the same name that was dropped since, or whose runs were restored from another cluster.") :
 				 errdetail("A label belongs to the role that first recorded runs under it."),
 				 errhint("Choose another label.")));
 }
@@ -672,13 +654,13 @@ claim_label(BsRun *run)
 static int64
 insert_run(BsRun *run)
 {
-	BsAsOwner	st;
+	BsSpi		st;
 	const char *schema;
 	char	   *sql;
 	Datum		values[10];
 	char		nulls[10];
 	Oid			types[10] = {TIMESTAMPTZOID, NAMEOID, TEXTOID, TEXTOID, TEXTOID,
-	TEXTOID, OIDOID, TEXTOID, TEXTOID};
+	TEXTOID, OIDOID, TEXTOID, TEXTOID, OIDOID};
 	int64		run_id;
 	bool		isnull;
 
@@ -702,17 +684,18 @@ insert_run(BsRun *run)
 		nulls[6] = 'n';
 	values[7] = CStringGetTextDatum(psprintf("{%s}", run->args.data));
 	values[8] = CStringGetTextDatum(settings_json(run));
+	values[9] = ObjectIdGetDatum(run->userid);
 
 	claim_label(run);
 	schema = as_history_owner(run->fn_oid, &st);
 
 	sql = psprintf("INSERT INTO %s.bench_run (started_at, finished_at, recorded_by,"
 				   " label, benchmark, target_kind, target, target_oid, arguments,"
-				   " settings)"
+				   " settings, recorded_by_oid)"
 				   " VALUES ($1, pg_catalog.clock_timestamp(), $2, $3, $4, $5, $6,"
-				   " $7, $8::pg_catalog.jsonb, $9::pg_catalog.jsonb)"
+				   " $7, $8::pg_catalog.jsonb, $9::pg_catalog.jsonb, $10)"
 				   " RETURNING run_id", schema);
-	if (SPI_execute_with_args(sql, 9, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING ||
+	if (bs_spi_execute_with_args(sql, 10, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING ||
 		SPI_processed != 1)
 		elog(ERROR, "could not record the benchmark run");
 	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
@@ -729,7 +712,7 @@ insert_run(BsRun *run)
 					   " SELECT $1, x.n::pg_catalog.int4, x.metrics"
 					   " FROM pg_catalog.jsonb_array_elements($2::pg_catalog.jsonb)"
 					   " WITH ORDINALITY AS x(metrics, n)", schema);
-		if (SPI_execute_with_args(sql, 2, rtypes, rvalues, NULL, false, 0) != SPI_OK_INSERT ||
+		if (bs_spi_execute_with_args(sql, 2, rtypes, rvalues, NULL, false, 0) != SPI_OK_INSERT ||
 			SPI_processed != (uint64) run->nrows)
 			elog(ERROR, "could not record the benchmark results");
 	}
@@ -752,12 +735,12 @@ insert_run(BsRun *run)
 					   " (x->>10)::pg_catalog.float8, (x->>11)::pg_catalog.float8"
 					   " FROM pg_catalog.jsonb_array_elements($2::pg_catalog.jsonb) AS x",
 					   schema);
-		if (SPI_execute_with_args(sql, 2, stypes, svalues, NULL, false, 0) != SPI_OK_INSERT ||
+		if (bs_spi_execute_with_args(sql, 2, stypes, svalues, NULL, false, 0) != SPI_OK_INSERT ||
 			SPI_processed != (uint64) run->nsamples)
 			elog(ERROR, "could not record the benchmark's time series");
 	}
 
-	as_history_owner_end(&st);
+	bs_spi_finish(&st);
 	return run_id;
 }
 
@@ -940,11 +923,11 @@ bench_forget(PG_FUNCTION_ARGS)
 {
 	Oid			userid = GetUserId();
 	bool		all = superuser_arg(userid);
-	BsAsOwner	st;
+	BsSpi		st;
 	const char *schema;
 	char	   *sql;
-	Oid			types[3] = {TEXTOID, NAMEOID, BOOLOID};
-	Datum		values[3];
+	Oid			types[4] = {TEXTOID, NAMEOID, BOOLOID, OIDOID};
+	Datum		values[4];
 	int64		matched;
 	int64		runs;
 	int64		result_rows;
@@ -961,24 +944,27 @@ bench_forget(PG_FUNCTION_ARGS)
 	values[1] = DirectFunctionCall1(namein,
 									CStringGetDatum(GetUserNameFromId(userid, false)));
 	values[2] = BoolGetDatum(all);
+	values[3] = ObjectIdGetDatum(userid);
 
 	schema = as_history_owner(fcinfo->flinfo->fn_oid, &st);
 	sql = psprintf("WITH ids AS (SELECT pg_catalog.unnest(%s.bench_run_ids($1)) AS run_id),"
 				   " gone AS (DELETE FROM %s.bench_run r USING ids"
-				   "          WHERE r.run_id = ids.run_id AND (r.recorded_by = $2 OR $3)"
+				   "          WHERE r.run_id OPERATOR(pg_catalog.=) ids.run_id"
+				   "            AND ((r.recorded_by_oid OPERATOR(pg_catalog.=) $4"
+				   "                  AND r.recorded_by OPERATOR(pg_catalog.=) $2) OR $3)"
 				   "          RETURNING r.run_id)"
 				   " SELECT (SELECT pg_catalog.count(*) FROM ids),"
 				   "        (SELECT pg_catalog.count(*) FROM gone),"
 				   "        (SELECT pg_catalog.count(*) FROM %s.bench_result x"
 				   "         WHERE x.run_id IN (SELECT g.run_id FROM gone g))",
 				   schema, schema, schema);
-	if (SPI_execute_with_args(sql, 3, types, values, NULL, false, 1) != SPI_OK_SELECT ||
+	if (bs_spi_execute_with_args(sql, 4, types, values, NULL, false, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "could not remove the runs");
 	matched = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	runs = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	result_rows = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
-	as_history_owner_end(&st);
+	bs_spi_finish(&st);
 
 	if (runs < matched)
 		ereport(NOTICE,

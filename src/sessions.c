@@ -40,9 +40,10 @@
 #include "nodes/plannodes.h"
 #include "benchstore.h"
 #include "compat.h"
-#include "executor/spi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "run_tables.h"
+#include "safe_spi.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/bgwriter.h"
 #include "sessions.h"
@@ -67,42 +68,32 @@ PGDLLEXPORT void bench_session_worker(Datum main_arg);
  * ---------------------------------------------------------------------
  */
 
-/* The table the exit callback drops (bench_commit's), if any. */
-char	   *bs_session_table = NULL;
-
-/* Run one statement through SPI in a transaction of its own. */
-void
-bs_session_run_sql(const char *sql)
-{
-	StartTransactionCommand();
-	SPI_connect();
-	PushActiveSnapshot(GetTransactionSnapshot());
-	if (SPI_execute(sql, false, 0) < 0)
-		elog(ERROR, "SPI_execute failed: %s", sql);
-	SPI_finish();
-	PopActiveSnapshot();
-	CommitTransactionCommand();
-}
+/* The run table the exit callback drops (bench_commit's), if any. */
+Oid			bs_session_table_oid = InvalidOid;
 
 /*
  * Exit callback: drop the session's table, whatever ended the session (an
- * error, a termination, the end of the run).  A failure is logged; the
- * caller's next call drops what is left.
+ * error, a termination, the end of the run), through its record
+ * (src/run_tables.c).  A failure is logged; the role's next call drops
+ * what is left.
  */
 static void
 drop_session_table(int code, Datum arg)
 {
-	char	   *sql;
+	Oid			relid = bs_session_table_oid;
 
-	if (bs_session_table == NULL)
+	if (!OidIsValid(relid))
 		return;
-	/* the aborted transaction's memory goes: build the statement after it */
+	bs_session_table_oid = InvalidOid;
 	AbortOutOfAnyTransaction();
 	MemoryContextSwitchTo(TopMemoryContext);
-	sql = psprintf("DROP TABLE IF EXISTS %s", bs_session_table);
 	PG_TRY();
 	{
-		bs_session_run_sql(sql);
+		StartTransactionCommand();
+		PushActiveSnapshot(GetTransactionSnapshot());
+		bs_run_table_drop_own(relid);
+		PopActiveSnapshot();
+		CommitTransactionCommand();
 	}
 	PG_CATCH();
 	{
@@ -111,7 +102,6 @@ drop_session_table(int code, Datum arg)
 		AbortOutOfAnyTransaction();
 	}
 	PG_END_TRY();
-	bs_session_table = NULL;
 }
 
 /* Is the caller still running?  Takes ProcArrayLock: every 100 ms only. */
@@ -254,11 +244,17 @@ bench_session_worker(Datum main_arg)
 	SetSessionAuthorization(sh->session_user_id, sh->session_user_is_superuser);
 	SetCurrentRoleId(sh->outer_user_id, sh->outer_user_is_superuser);
 	SetUserIdAndSecContext(sh->current_user_id, sh->sec_context);
+	/* every statement the session runs: no object another role planted */
+	bs_spi_session_search_path();
 	pgstat_report_appname(psprintf("%s %d", sh->what, n + 1));
 	before_shmem_exit(drop_session_table, (Datum) 0);
 
 	PG_TRY();
 	{
+		/* the limits, counted again with this session among them */
+		StartTransactionCommand();
+		bs_session_limits_recheck(sh->what, sh->max_sessions);
+		CommitTransactionCommand();
 		if (sh->time_wal_io)
 			(void) set_config_option("track_wal_io_timing", "on",
 									 PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SET,
@@ -444,17 +440,18 @@ void
 bs_sessions_read_wal_flushes(BsWalFlushes *f)
 {
 	const char *sql;
+	BsSpi		spi;
 
 #if PG_VERSION_NUM >= 180000
-	sql = "SELECT sum(fsyncs)::float8, sum(fsync_time)::float8 FROM pg_catalog.pg_stat_io "
-		"WHERE object = 'wal'";
+	sql = "SELECT pg_catalog.sum(fsyncs)::pg_catalog.float8, pg_catalog.sum(fsync_time)::pg_catalog.float8 "
+		"FROM pg_catalog.pg_stat_io WHERE object OPERATOR(pg_catalog.=) 'wal'";
 #else
-	sql = "SELECT wal_sync::float8, wal_sync_time::float8 FROM pg_catalog.pg_stat_wal";
+	sql = "SELECT wal_sync::pg_catalog.float8, wal_sync_time::pg_catalog.float8 FROM pg_catalog.pg_stat_wal";
 #endif
 	memset(f, 0, sizeof(*f));
-	SPI_connect();
-	if (SPI_execute("SELECT pg_catalog.pg_stat_clear_snapshot()", true, 0) == SPI_OK_SELECT &&
-		SPI_execute(sql, true, 1) == SPI_OK_SELECT && SPI_processed == 1)
+	bs_spi_connect(&spi);
+	if (bs_spi_execute("SELECT pg_catalog.pg_stat_clear_snapshot()", true, 0) == SPI_OK_SELECT &&
+		bs_spi_execute(sql, true, 1) == SPI_OK_SELECT && SPI_processed == 1)
 	{
 		bool		isnull;
 		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
@@ -467,7 +464,7 @@ bs_sessions_read_wal_flushes(BsWalFlushes *f)
 			f->flush_ms = isnull ? get_float8_nan() : DatumGetFloat8(d);
 		}
 	}
-	SPI_finish();
+	bs_spi_finish(&spi);
 }
 
 /*
@@ -502,6 +499,7 @@ bs_sessions_create(BsWorkload workload, const char *what, const char *noun,
 	GetUserIdAndSecContext(&sh->current_user_id, &sh->sec_context);
 	sh->leader_pid = MyProcPid;
 	sh->nsessions = nsessions;
+	sh->max_sessions = superuser() ? -1 : bs_max_user_sessions;
 	sh->time_wal_io = superuser();
 	sh->track_latency = bs_track_latency;
 	pg_atomic_init_u32(&sh->go, 0);
@@ -621,14 +619,15 @@ read_checkpoints(void)
 {
 	int64		n = -1;
 	bool		isnull;
+	BsSpi		spi;
 
-	SPI_connect();
-	if (SPI_execute("SELECT pg_catalog.pg_stat_clear_snapshot()", true, 0) == SPI_OK_SELECT &&
+	bs_spi_connect(&spi);
+	if (bs_spi_execute("SELECT pg_catalog.pg_stat_clear_snapshot()", true, 0) == SPI_OK_SELECT &&
 #if PG_VERSION_NUM >= 170000
-		SPI_execute("SELECT (num_timed + num_requested)::int8 FROM pg_catalog.pg_stat_checkpointer",
+		bs_spi_execute("SELECT (num_timed OPERATOR(pg_catalog.+) num_requested)::pg_catalog.int8 FROM pg_catalog.pg_stat_checkpointer",
 					true, 1) == SPI_OK_SELECT &&
 #else
-		SPI_execute("SELECT (checkpoints_timed + checkpoints_req)::int8 FROM pg_catalog.pg_stat_bgwriter",
+		bs_spi_execute("SELECT (checkpoints_timed OPERATOR(pg_catalog.+) checkpoints_req)::pg_catalog.int8 FROM pg_catalog.pg_stat_bgwriter",
 					true, 1) == SPI_OK_SELECT &&
 #endif
 		SPI_processed == 1)
@@ -638,7 +637,7 @@ read_checkpoints(void)
 		if (!isnull)
 			n = DatumGetInt64(d);
 	}
-	SPI_finish();
+	bs_spi_finish(&spi);
 	return n;
 }
 

@@ -20,12 +20,11 @@
 #include "portability/instr_time.h"
 #include "postmaster/bgworker.h"
 #include "series.h"
+#include "session_limits.h"
 #include "steady.h"
 #include "storage/condition_variable.h"
 #include "storage/dsm.h"
 
-/* at most this many sessions in one run */
-#define BS_SESSIONS_MAX			64
 /* how often a session looks for its caller, and the caller for news */
 #define BS_SESSIONS_CHECK_MS	100
 /* the longest duration, and the longest ramp, of a run */
@@ -82,6 +81,7 @@ typedef struct BsSessionsShared
 	int			sec_context;
 	int			leader_pid;
 	int			nsessions;
+	int			max_sessions;	/* the caller's benchstore.max_user_sessions; -1: none */
 	bool		time_wal_io;	/* sessions set track_wal_io_timing */
 	bool		track_latency;	/* the caller's benchstore.track_latency */
 	/* bench_commit */
@@ -158,8 +158,7 @@ extern void bs_sessions_add_note(StringInfo notes, const char *sentence);
 extern bool bs_sessions_may_release_xmin(FunctionCallInfo fcinfo);
 
 /* a session */
-extern char *bs_session_table;	/* dropped when the session exits, if set */
-extern void bs_session_run_sql(const char *sql);
+extern Oid	bs_session_table_oid;	/* dropped when the session exits, if set */
 extern void bs_session_ready_and_wait(BsSessionsShared *sh, BsSessionSlot *slot);
 extern bool bs_session_keep_going(BsSessionsShared *sh, BsSessionSlot *slot,
 								  instr_time *last_check);

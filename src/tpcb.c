@@ -50,9 +50,9 @@
 #include "common/pg_prng.h"
 #include "compat.h"
 #include "executor/instrument.h"
-#include "executor/spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "safe_spi.h"
 #include "series.h"
 #include "sessions.h"
 #include "utils/acl.h"
@@ -121,7 +121,7 @@ static bool prepare_keep;
 static SPIPlanPtr
 prepare_kept(const char *sql, int nargs, Oid *argtypes)
 {
-	SPIPlanPtr	plan = SPI_prepare(sql, nargs, argtypes);
+	SPIPlanPtr	plan = bs_spi_prepare(sql, nargs, argtypes);
 
 	if (plan == NULL)
 		elog(ERROR, "could not prepare \"%s\": %s", sql,
@@ -131,7 +131,10 @@ prepare_kept(const char *sql, int nargs, Oid *argtypes)
 	return plan;
 }
 
-/* Prepare pgbench's statements on the tables of schema nsp (quoted). */
+/*
+ * Prepare pgbench's statements on the tables of schema nsp (quoted), their
+ * operators qualified (they are prepared under the safe search_path, too).
+ */
 static void
 prepare_tpcb(TpcbPlans *p, const char *nsp, bool keep)
 {
@@ -141,13 +144,16 @@ prepare_tpcb(TpcbPlans *p, const char *nsp, bool keep)
 
 	prepare_keep = keep;
 
-	p->update_account = prepare_kept(psprintf("UPDATE %s.pgbench_accounts SET abalance = abalance + $1 WHERE aid = $2", nsp),
+	p->update_account = prepare_kept(psprintf("UPDATE %s.pgbench_accounts SET abalance = abalance OPERATOR(pg_catalog.+) $1 "
+											  "WHERE aid OPERATOR(pg_catalog.=) $2", nsp),
 									 2, delta_id);
-	p->select_account = prepare_kept(psprintf("SELECT abalance FROM %s.pgbench_accounts WHERE aid = $1", nsp),
+	p->select_account = prepare_kept(psprintf("SELECT abalance FROM %s.pgbench_accounts WHERE aid OPERATOR(pg_catalog.=) $1", nsp),
 									 1, id);
-	p->update_teller = prepare_kept(psprintf("UPDATE %s.pgbench_tellers SET tbalance = tbalance + $1 WHERE tid = $2", nsp),
+	p->update_teller = prepare_kept(psprintf("UPDATE %s.pgbench_tellers SET tbalance = tbalance OPERATOR(pg_catalog.+) $1 "
+											 "WHERE tid OPERATOR(pg_catalog.=) $2", nsp),
 									2, delta_id);
-	p->update_branch = prepare_kept(psprintf("UPDATE %s.pgbench_branches SET bbalance = bbalance + $1 WHERE bid = $2", nsp),
+	p->update_branch = prepare_kept(psprintf("UPDATE %s.pgbench_branches SET bbalance = bbalance OPERATOR(pg_catalog.+) $1 "
+											 "WHERE bid OPERATOR(pg_catalog.=) $2", nsp),
 									2, delta_id);
 	p->insert_history = prepare_kept(psprintf("INSERT INTO %s.pgbench_history (tid, bid, aid, delta, mtime) "
 											  "VALUES ($1, $2, $3, $4, CURRENT_TIMESTAMP)", nsp),
@@ -157,7 +163,7 @@ prepare_tpcb(TpcbPlans *p, const char *nsp, bool keep)
 static void
 run_plan(SPIPlanPtr plan, Datum *args, int expected)
 {
-	int			rc = SPI_execute_plan(plan, args, NULL, false, 0);
+	int			rc = bs_spi_execute_plan(plan, args, NULL, false, 0);
 
 	if (rc != expected)
 		elog(ERROR, "a TPC-B statement returned %s", SPI_result_code_string(rc));
@@ -181,11 +187,12 @@ run_tpcb_transaction(BsSessionsShared *sh, BsSessionSlot *slot,
 	Datum		args[4];
 	instr_time	t0;
 	instr_time	t1;
+	BsSpi		spi;
 
 	if (sh->track_latency)
 		INSTR_TIME_SET_CURRENT(t0);
 	StartTransactionCommand();
-	SPI_connect();
+	bs_spi_connect(&spi);
 	PushActiveSnapshot(GetTransactionSnapshot());
 	args[0] = Int32GetDatum(delta);
 	args[1] = Int64GetDatum(aid);
@@ -200,7 +207,7 @@ run_tpcb_transaction(BsSessionsShared *sh, BsSessionSlot *slot,
 	args[2] = Int64GetDatum(aid);
 	args[3] = Int32GetDatum(delta);
 	run_plan(plans->insert_history, args, SPI_OK_INSERT);
-	SPI_finish();
+	bs_spi_finish(&spi);
 	PopActiveSnapshot();
 	CommitTransactionCommand();
 	if (sh->track_latency)
@@ -222,12 +229,13 @@ bs_tpcb_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
 	uint64		os_before = 0;
 	bool		os_known;
 	bool		reads_from_ramp = false;
+	BsSpi		spi;
 
 	StartTransactionCommand();
-	SPI_connect();
+	bs_spi_connect(&spi);
 	PushActiveSnapshot(GetTransactionSnapshot());
 	prepare_tpcb(&plans, quote_identifier(sh->nspname), true);
-	SPI_finish();
+	bs_spi_finish(&spi);
 	PopActiveSnapshot();
 	CommitTransactionCommand();
 	pg_prng_seed(&prng, sh->seed ^ ((uint64) (n + 1) * UINT64CONST(0x9E3779B97F4A7C15)));
@@ -333,6 +341,7 @@ bench_tpcb(PG_FUNCTION_ARGS)
 	BsSessionsShared *sh;
 	BsSessionsRun *r;
 	BsSteadyArgs steady;
+	BsSpi		spi;
 	StringInfoData notes;
 
 	bs_require_arg(fcinfo, 0, "clients");
@@ -346,6 +355,8 @@ bench_tpcb(PG_FUNCTION_ARGS)
 	sample_interval_us = bs_sample_interval_arg(fcinfo, 5);
 	bs_steady_args_parse(fcinfo, 6, "run", "duration", BS_SESSIONS_MAX_RUN_US, "1 hour",
 						 duration_us, sample_interval_us, &steady);
+	bs_session_limits_check("bench_tpcb client", "client", nclients,
+							steady.ramp_us + duration_us);
 	bs_run_begin(&history, fcinfo, "tpcb", 3, 4);
 
 	/* pgbench's tables: in schema, or where the search_path finds them */
@@ -376,21 +387,22 @@ bench_tpcb(PG_FUNCTION_ARGS)
 	(void) tpcb_table(nspoid, tpcb_tables[3], ACL_INSERT);
 
 	/* the scale, as pgbench reads it; the statements, as each client will */
-	SPI_connect();
+	bs_spi_connect(&spi);
 	{
 		TpcbPlans	plans;
 		const char *nsp = quote_identifier(get_namespace_name(nspoid));
 		bool		isnull;
 
-		if (SPI_execute(psprintf("SELECT count(*) FROM %s.pgbench_branches", nsp),
+		if (bs_spi_execute(psprintf("SELECT pg_catalog.count(*) FROM %s.pgbench_branches", nsp),
 						true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 			elog(ERROR, "could not count pgbench_branches");
 		scale = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
 											SPI_tuptable->tupdesc, 1, &isnull));
 		prepare_tpcb(&plans, nsp, false);
-		if (SPI_execute(psprintf("SELECT c.reltablespace FROM pg_catalog.pg_index i "
-								 "JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid "
-								 "WHERE i.indrelid = %u AND i.indisprimary", accounts),
+		if (bs_spi_execute(psprintf("SELECT c.reltablespace FROM pg_catalog.pg_index i "
+									"JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) i.indexrelid "
+									"WHERE i.indrelid OPERATOR(pg_catalog.=) %u::pg_catalog.oid AND i.indisprimary",
+									accounts),
 						true, 1) == SPI_OK_SELECT && SPI_processed == 1)
 		{
 			have_pkey = true;
@@ -398,7 +410,7 @@ bench_tpcb(PG_FUNCTION_ARGS)
 													   SPI_tuptable->tupdesc, 1, &isnull));
 		}
 	}
-	SPI_finish();
+	bs_spi_finish(&spi);
 	if (scale < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),

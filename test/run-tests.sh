@@ -203,7 +203,16 @@ passed=0
 failed=0
 skipped=0
 summary=()
-# The clean room first: the package built with nothing but its
+# The source rules first (test/check-source.sh: every SQL statement of
+# the C code runs through src/safe_spi.c); a second, no build needed.
+if bash test/check-source.sh; then
+    summary+=("source rules (every SPI statement through src/safe_spi.c): passed")
+    passed=$((passed + 1))
+else
+    summary+=("source rules (every SPI statement through src/safe_spi.c): FAILED")
+    failed=$((failed + 1))
+fi
+# Then the clean room: the package built with nothing but its
 # Build-Depends, and the README's first command from a clean clone, each in
 # a freshly unpacked minimal Debian 12 root (test/clean-room.sh), so that
 # what this machine already has cannot hide a missing install step.  As

@@ -17,12 +17,20 @@
 #                              a PL/Proxy cluster (foreign server) on the
 #                              coordinator whose partitions p0, p1, ... are
 #                              the nodes; modular_mapping => 1 for any count
+# bs_plant_traps($node, $db, $role, $schema, $kinds)
+#                              the trap layer (test/sql/plant_traps.sql),
+#                              planted by $role in $schema: 'catalog',
+#                              'extensions' or 'all'; returns kind => count
+# bs_traps_fired($node, $offset)
+#                              the trap warnings in the server log since
+#                              $offset (a byte offset, -s of the log file)
 package BenchstoreTAP;
 
 use strict;
 use warnings;
 use Exporter 'import';
 use File::Find;
+use FindBin ();
 use IPC::Run ();
 use JSON::PP;
 use PostgreSQL::Test::Cluster;
@@ -31,7 +39,8 @@ use Test::More;
 use Time::HiRes ();
 
 our @EXPORT = qw(bs_node bs_rows bs_row bs_have_proc_io bs_fs_type bs_temp_files
-  bs_wait_for_files bs_backend_pid bs_crash_backend bs_plproxy_cluster bs_broken_runs);
+  bs_wait_for_files bs_backend_pid bs_crash_backend bs_plproxy_cluster bs_broken_runs
+  bs_plant_traps bs_traps_fired);
 
 # PostgreSQL 16.2's BackgroundPsql::query() returns the query's output with
 # its trailing newline (18's, and Debian's 15.20, remove it): remove it on
@@ -183,6 +192,48 @@ sub bs_plproxy_cluster
 		  . join(', ', @options) . ");\n"
 		  . "CREATE USER MAPPING FOR PUBLIC SERVER $name;");
 	return;
+}
+
+# The names of the functions benchstore's SQL calls: every identifier
+# followed by "(" in its scripts and in its C code's statements (a
+# superset: plant_traps.sql keeps those pg_catalog has).
+sub trap_function_names
+{
+	my $root = "$FindBin::RealBin/../..";
+	my %names;
+	for my $f (glob("$root/*.sql"), glob("$root/src/*.c"))
+	{
+		my $text = PostgreSQL::Test::Utils::slurp_file($f);
+		$names{ lc $1 } = 1 while $text =~ /\b([A-Za-z_][A-Za-z0-9_]*)\s*\(/g;
+	}
+	die "no function names found under $root" unless %names;
+	return sort keys %names;
+}
+
+sub bs_plant_traps
+{
+	my ($node, $db, $role, $schema, $kinds) = @_;
+	my $root = "$FindBin::RealBin/../..";
+	my $names = join("\n", trap_function_names());
+	my $out = $node->safe_psql($db, qq{
+SET ROLE "$role";
+SET bs_trap.schema = '$schema';
+SET bs_trap.kinds = '$kinds';
+CREATE TEMP TABLE trap_names (name text);
+INSERT INTO trap_names SELECT pg_catalog.unnest(pg_catalog.string_to_array(\$n\$$names\$n\$, E'\\n'));
+\\i $root/test/sql/plant_traps.sql
+});
+	my %made = map { split /\|/ } grep { /\|/ } split /\n/, $out;
+	return \%made;
+}
+
+sub bs_traps_fired
+{
+	my ($node, $offset) = @_;
+	my $log = PostgreSQL::Test::Utils::slurp_file($node->logfile, $offset);
+	my %fired;
+	$fired{$1}++ while $log =~ /benchstore trap fired: (.*?) ran as /g;
+	return \%fired;
 }
 
 1;

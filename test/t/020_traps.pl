@@ -1,149 +1,245 @@
-# Roles that plant traps (the CVE-2018-1058 pattern): benchstore and
-# benchstore_cluster installed in public, on which an untrusted role has
-# CREATE (as in a database created before PostgreSQL 15).  That role
-# plants, before the extensions are created and after, functions,
-# operators and aggregates with better-matching signatures than the
-# built-in ones (and than benchstore's own) that benchstore's SQL,
-# PL/pgSQL and C call, each writing to a log when it runs.  A superuser
-# then runs every benchstore function, on one node and through a PL/Proxy
-# cluster of that node: none of the planted objects may run.
+# The trap layer (CVE-2018-1058): benchstore and benchstore_cluster
+# installed in public, on which an untrusted role has CREATE (as in a
+# database created before PostgreSQL 15).  That role, trapper, plants in
+# public what test/sql/plant_traps.sql generates from the catalogue: an
+# operator of exactly the types for every operator name of pg_catalog
+# and every pair of common types (and the extensions' own) that
+# pg_catalog resolves only through a cast or an unknown literal; the same
+# for every function and aggregate of pg_catalog that benchstore's
+# scripts and C statements name; and, once the extensions exist, a
+# variant of each of their functions that an unknown literal prefers.
+# Each plant writes a WARNING to the server log when it runs.
+#
+# Then, as a superuser with the default search_path ("$user", public):
+#  - a database holding benchstore 1.1 and benchstore_cluster 1.1 is
+#    updated to 1.2 with the plants there;
+#  - every public function of both extensions, listed from the catalogue
+#    (not by hand: a function added later is called without anyone
+#    listing it), is called with arguments from the table below by name,
+#    its defaults for the rest, each given with its exact type; also on a
+#    PL/Proxy cluster of this node (its connections use the node's
+#    search_path), and the cluster's error paths (a relation or a
+#    tablespace missing on the node);
+#  - bench_commit's and bench_tpcb's background sessions run among them.
+# No planted object may run at any point.
 use strict;
 use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use JSON::PP;
 use FindBin;
 use lib "$FindBin::RealBin/../perl";
 use BenchstoreTAP;
 
 my $node = PostgreSQL::Test::Cluster->new('traps');
 $node->init;
-$node->append_conf('postgresql.conf', "shared_buffers = 32MB\n");
+$node->append_conf('postgresql.conf',
+	"shared_buffers = 32MB\nmax_worker_processes = 16\n");
 $node->start;
 my $tsdir = PostgreSQL::Test::Utils::tempdir;
 
-$node->safe_psql('postgres', qq{
+# The test's own statements run with a safe search_path: they are not
+# what is tested, and the plants would capture them.
+my $safe = "SET search_path = pg_catalog, pg_temp;\n";
+sub harness
+{
+	my ($sql, $db) = @_;
+	return $node->safe_psql($db // 'postgres', $safe . $sql);
+}
+
+harness(qq{
 	CREATE ROLE trapper LOGIN;
 	GRANT CREATE ON SCHEMA public TO PUBLIC;
 	CREATE TABLESPACE trap_ts LOCATION '$tsdir';
-	CREATE TABLE public.trap_log (what text, who name DEFAULT current_user, at timestamptz DEFAULT now());
-	GRANT INSERT ON public.trap_log TO PUBLIC;
-});
+	CREATE DATABASE upd;});
+harness(q{GRANT CREATE ON SCHEMA public TO PUBLIC;}, 'upd');
+# The extensions, installed before any plant; and, in another database,
+# 1.1, updated to 1.2 once the plants are there: the 1.1--1.2 scripts must
+# bind nothing planted.  (The released 1.0 and 1.0--1.1 scripts, which a
+# fresh install also runs, bind their bench_history view's ->> on the
+# install's search_path: in a schema others can create in, a plant can
+# take it.  CREATE and ALTER EXTENSION are run as they are: they create
+# in the first schema of the search_path, public.)
+$node->safe_psql('postgres', q{CREATE EXTENSION benchstore; CREATE EXTENSION plproxy; CREATE EXTENSION benchstore_cluster;});
+$node->safe_psql('upd', q{CREATE EXTENSION benchstore VERSION '1.1';
+	CREATE EXTENSION plproxy;
+	CREATE EXTENSION benchstore_cluster VERSION '1.1';});
 
-# Each plant logs that it ran, then behaves like what it stands in for
-# (so that a call it captured goes on and shows nothing wrong).
-my $plants = q{
-	SET ROLE trapper;
-	CREATE FUNCTION public.trap(what text) RETURNS boolean LANGUAGE sql
-		AS $$ INSERT INTO public.trap_log (what) VALUES (what) RETURNING true $$;
-	CREATE FUNCTION public.cardinality(a bigint[]) RETURNS int LANGUAGE sql
-		AS $$ SELECT CASE WHEN public.trap('cardinality(bigint[])') THEN pg_catalog.cardinality(a) END $$;
-	CREATE FUNCTION public.cardinality(a text[]) RETURNS int LANGUAGE sql
-		AS $$ SELECT CASE WHEN public.trap('cardinality(text[])') THEN pg_catalog.cardinality(a) END $$;
-	CREATE FUNCTION public.unnest(a text[]) RETURNS SETOF text LANGUAGE sql
-		AS $$ SELECT x FROM pg_catalog.unnest(a) x WHERE public.trap('unnest(text[])') $$;
-	CREATE FUNCTION public.format(f text, a name, b text) RETURNS text LANGUAGE sql
-		AS $$ SELECT CASE WHEN public.trap('format(text,name,text)') THEN pg_catalog.format(f, a, b) END $$;
-	CREATE FUNCTION public.format(f text, a text) RETURNS text LANGUAGE sql
-		AS $$ SELECT CASE WHEN public.trap('format(text,text)') THEN pg_catalog.format(f, a) END $$;
-	CREATE FUNCTION public.nextval(s text) RETURNS bigint LANGUAGE sql
-		AS $$ SELECT CASE WHEN public.trap('nextval(text)') THEN pg_catalog.nextval(s::regclass) END $$;
-	CREATE FUNCTION public.to_jsonb(a text[]) RETURNS jsonb LANGUAGE sql
-		AS $$ SELECT CASE WHEN public.trap('to_jsonb(text[])') THEN pg_catalog.to_jsonb(a) END $$;
-	CREATE FUNCTION public.trap_cat(a text, b bigint) RETURNS text LANGUAGE sql
-		AS $$ SELECT CASE WHEN public.trap('||(text,bigint)') THEN a || b::text END $$;
-	CREATE OPERATOR public.|| (LEFTARG = text, RIGHTARG = bigint, FUNCTION = public.trap_cat);
-	CREATE FUNCTION public.trap_cat(a text, b integer) RETURNS text LANGUAGE sql
-		AS $$ SELECT CASE WHEN public.trap('||(text,int)') THEN a || b::text END $$;
-	CREATE OPERATOR public.|| (LEFTARG = text, RIGHTARG = integer, FUNCTION = public.trap_cat);
-	CREATE FUNCTION public.trap_cat(a bigint, b text) RETURNS text LANGUAGE sql
-		AS $$ SELECT CASE WHEN public.trap('||(bigint,text)') THEN a::text || b END $$;
-	CREATE OPERATOR public.|| (LEFTARG = bigint, RIGHTARG = text, FUNCTION = public.trap_cat);
-	CREATE FUNCTION public.trap_ge(a float8, b integer) RETURNS boolean LANGUAGE sql
-		AS $$ SELECT CASE WHEN public.trap('>=(float8,int)') THEN a >= b::float8 END $$;
-	CREATE OPERATOR public.>= (LEFTARG = float8, RIGHTARG = integer, FUNCTION = public.trap_ge);
-	CREATE FUNCTION public.trap_eq(a float8, b integer) RETURNS boolean LANGUAGE sql
-		AS $$ SELECT CASE WHEN public.trap('=(float8,int)') THEN a = b::float8 END $$;
-	CREATE OPERATOR public.= (LEFTARG = float8, RIGHTARG = integer, FUNCTION = public.trap_eq);
-	CREATE FUNCTION public.trap_count(n bigint, x text) RETURNS bigint LANGUAGE sql
-		AS $$ SELECT CASE WHEN public.trap('count(text)') THEN n + 1 END $$;
-	CREATE AGGREGATE public.count(text) (SFUNC = public.trap_count, STYPE = bigint, INITCOND = '0');
-	RESET ROLE;
-};
-# before the extensions exist (what their scripts bind when installed)
-$node->safe_psql('postgres', $plants);
-$node->safe_psql('postgres', q{
-	CREATE EXTENSION benchstore;
-	CREATE EXTENSION benchstore_cluster CASCADE;
-});
-# and after, against benchstore's own functions too
-$node->safe_psql('postgres', q{
-	SET ROLE trapper;
-	CREATE FUNCTION public.bench_record(b text, t name, m jsonb, l text, a jsonb) RETURNS bigint
-		LANGUAGE sql AS $$ SELECT CASE WHEN public.trap('bench_record(text,name,...)') THEN 0::bigint END $$;
-	CREATE FUNCTION public.bench_cache_evict(r text) RETURNS int
-		LANGUAGE sql AS $$ SELECT CASE WHEN public.trap('bench_cache_evict(text)') THEN 0 END $$;
-	CREATE FUNCTION public._bench_cluster_conninfo_value(v name) RETURNS text
-		LANGUAGE sql AS $$ SELECT CASE WHEN public.trap('_bench_cluster_conninfo_value(name)') THEN v::text END $$;
-	RESET ROLE;
-});
-is($node->safe_psql('postgres', 'SELECT count(*) FROM public.trap_log'), 0, 'nothing ran while installing');
+# 1. The catalogue's operators and functions.
+for my $db ('postgres', 'upd')
+{
+	my $made = bs_plant_traps($node, $db, 'trapper', 'public', 'catalog');
+	cmp_ok($made->{operator} // 0, '>', 1000, "$db: operators planted ($made->{operator})");
+	cmp_ok($made->{function} // 0, '>', 500, "$db: functions planted ($made->{function})");
+	cmp_ok($made->{aggregate} // 0, '>', 10, "$db: aggregates planted ($made->{aggregate})");
+}
+my $offset = -s $node->logfile;
+$node->safe_psql('upd', q{ALTER EXTENSION benchstore UPDATE; ALTER EXTENSION benchstore_cluster UPDATE;});
+is(harness(q{SELECT pg_catalog.string_agg(extname || ' ' || extversion, ', ' ORDER BY extname)
+	FROM pg_extension WHERE extname LIKE 'benchstore%'}, 'upd'),
+	'benchstore 1.2, benchstore_cluster 1.2', 'the update reached 1.2');
+is(join(', ', sort keys %{ bs_traps_fired($node, $offset) }), '',
+	'nothing planted ran while the extensions were updated from 1.1 to 1.2');
 
-# A PL/Proxy cluster of this one node.
+# 2. Variants of the extensions' own functions.
+my $made = bs_plant_traps($node, 'postgres', 'trapper', 'public', 'extensions');
+cmp_ok($made->{'benchstore function'} // 0, '>', 100,
+	"variants of benchstore's functions planted ($made->{'benchstore function'})");
+
+# The data, and a PL/Proxy cluster of this one node.
+harness(q{
+	CREATE TABLE public.trap_t AS
+		SELECT g AS k, pg_catalog.repeat('t', 100) AS pad FROM pg_catalog.generate_series(1, 5000) g;
+	CREATE INDEX ON public.trap_t (k);
+	CREATE TABLE public.trap_t2 AS SELECT * FROM public.trap_t;
+	ANALYZE public.trap_t, public.trap_t2;
+	CHECKPOINT;});
 bs_plproxy_cluster($node, 'trapc', [$node]);
 
-# Every benchstore function, as the superuser, with the default
-# search_path ("$user", public).  The calls themselves use no built-in a
-# plant could capture at the top level, and give arguments of the exact
-# types where a plant for benchstore's own function would match an
-# untyped literal better (bench_cache_evict('tt') would call the planted
-# bench_cache_evict(text): that is the caller's own query, resolved on
-# the caller's search_path, as PostgreSQL resolves any call).
-my @calls = (
-	q{CREATE TABLE tt AS SELECT g, repeat('t', 100) AS pad FROM generate_series(1, 5000) g},
-	q{CHECKPOINT},
-	q{SELECT * FROM bench_seqscan('tt', label => 'trap')},
-	q{SELECT * FROM bench_seqscan('tt', 'raw', 'cold', 2, label => 'trap', workers => 1)},
-	q{SELECT * FROM bench_query('SELECT * FROM tt', repeat => 2, label => 'trap')},
-	q{SELECT * FROM bench_tablespace_io('trap_ts', size => '1MB', direct => false, duration => '20ms', label => 'trap')},
-	q{SELECT * FROM bench_tablespaces_io('{trap_ts,pg_default}', size => '1MB', tests => '{seqwrite}', direct => false, label => 'trap2')},
-	q{SELECT * FROM bench_record('outside', 'trap', '{"tps": 1}', 'trap')},
-	q{SELECT * FROM bench_compare('trap', 'trap2')},
-	q{SELECT * FROM bench_compare('trap', 'trap')},
-	q{SELECT * FROM bench_chart('mb_per_s', 'trap%')},
-	q{SELECT * FROM bench_run_ids('trap')},
-	q{SELECT * FROM bench_run_json((SELECT min(run_id) FROM bench_run))},
-	q{SELECT * FROM bench_history},
-	q{SELECT * FROM bench_metric('{"a": 0}', 'a')},
-	q{SELECT * FROM bench_relation_sizes()},
-	q{SELECT * FROM bench_cache_status('tt'::regclass)},
-	q{SELECT * FROM bench_cache_evict('tt'::regclass)},
-	q{SELECT * FROM bench_tablespace_advice('trap_ts', size => '1MB', duration => '20ms', label => 'trapadv')},
-	q{SELECT * FROM bench_apply_advice('trap_ts', 'trapadv')},
-	q{SELECT * FROM bench_undo_advice('trap_ts')},
-	q{SELECT * FROM bench_generate_tpch(0.001, schema => 'trap_tpch')},
-	q{SELECT * FROM bench_forget('trap2')},
-	q{SELECT * FROM bench_cluster_seqscan('trapc', 'tt', label => 'trapcl')},
-	q{SELECT * FROM bench_cluster_seqscan('trapc', 'tt', cache => 'cold', record => false)},
-	q{SELECT * FROM bench_cluster_tablespace_io('trapc', 'trap_ts', size => '1MB', direct => false, duration => '20ms', label => 'trapcl')},
-	q{SELECT * FROM bench_cluster_seqscan('trapc', 'no_such_table')},
-	q{SELECT * FROM bench_forget('trap')},
+# Argument values by name ("function.argument" first): SQL, cast to the
+# argument's type where it is called.  An argument with none here takes its
+# default; one with no default either fails the test, naming it: add it.
+my $max_run = '(SELECT pg_catalog.max(r.run_id) FROM public.bench_run r)';
+my %value = (
+	relation => q{'public.trap_t'},
+	'bench_plan_crossover.relation' => q{'public.trap_rr'},
+	'bench_tablespace_advice.relation' => 'NULL',
+	column_name => q{'id'},
+	selectivities => q{'{0.01,0.1}'},
+	a => q{'public.trap_t'},
+	b => q{'public.trap_t2'},
+	'bench_compare_tablespaces.a' => q{'trap_ts'},
+	'bench_compare_tablespaces.b' => q{'pg_default'},
+	tablespace => q{'trap_ts'},
+	tablespaces => q{'{trap_ts,pg_default}'},
+	cluster => q{'trapc'},
+	size => q{'1MB'},
+	max_size => q{'32MB'},
+	min_size => q{'16MB'},
+	duration => q{'200ms'},
+	direct => 'false',
+	repeat => '1',
+	rounds => '2',
+	reads => '100',
+	depths => q{'{1,2}'},
+	sessions => '1',
+	clients => '1',
+	'bench_generate_tpch.scale' => '0.001',
+	'bench_generate_tpch.schema' => q{'trap_tpch'},
+	'bench_generate_tpcb.scale' => '1',
+	table_name => q{'trap_rr'},
+	replace => 'true',
+	query => q{'SELECT pg_catalog.count(*) FROM public.trap_t'},
+	metric => q{'mb_per_s'},
+	label_like => q{'trap-%'},
+	'bench_compare.metrics' => 'NULL',
+	metrics => q{'{"tps": 1}'},
+	name => q{'tps'},
+	'bench_record.benchmark' => q{'outside'},
+	'bench_record.target' => q{'trap'},
+	ref => q{'trap-bench_seqscan'},
+	'bench_forget.ref' => q{'trap-bench_record'},
+	baseline => q{'trap-bench_seqscan'},
+	candidate => q{'trap-bench_seqscan'},
+	run_id => $max_run,
+	'bench_forget.run_id' => '(SELECT pg_catalog.min(r.run_id) FROM public.bench_run r)',
+	run_ids => "ARRAY[$max_run]",
+	'bench_apply_advice.label' => q{'trap-bench_tablespace_advice'},
 );
-for my $sql (@calls)
+# More than one call of a function: each a set of values over the table's.
+my %variants = (
+	bench_seqscan => [ {}, { mode => q{'raw'}, cache => q{'cold'}, workers => '1' } ],
+	bench_randread => [ {}, { cache => q{'cold'} } ],
+	bench_query => [ {}, { cache => q{'cold'} } ],
+);
+# Calls that cannot succeed here, and why.
+my %refused = (
+	citus_shard_names => qr/Citus/,
+);
+# The order a call needs what an earlier one made: the generators first,
+# what reads the history after the benchmarks, bench_forget last.
+sub rank
 {
-	my ($ret, $out, $err) = $node->psql('postgres', $sql);
-	my $short = substr($sql, 0, 70);
-	if ($sql =~ /no_such_table/)
+	my ($f) = @_;
+	return 0 if $f =~ /^bench_generate_/;
+	return 2 if $f =~ /^bench_(compare|chart|svg|samples|run_json|run_ids|metric)$/;
+	return 3 if $f eq 'bench_tablespace_advice';
+	return 4 if $f eq 'bench_apply_advice';
+	return 5 if $f eq 'bench_undo_advice';
+	return 6 if $f =~ /^(bench_cluster_|citus_)/;
+	return 7 if $f eq 'bench_forget';
+	return 1;
+}
+
+my @functions = map { @{ decode_json($_) } } harness(q{
+	SELECT pg_catalog.json_agg(f ORDER BY f.name, f.sig) FROM (
+		SELECT p.proname AS name, n.nspname AS schema, p.oid::regprocedure::text AS sig,
+			   (SELECT pg_catalog.json_agg(pg_catalog.json_build_object(
+						'name', p.proargnames[a.o],
+						'type', pg_catalog.format_type(a.t, NULL),
+						'default', pg_catalog.pg_get_function_arg_default(p.oid, a.o::int4)) ORDER BY a.o)
+				FROM unnest(coalesce(p.proallargtypes, p.proargtypes::oid[]),
+									   coalesce(p.proargmodes, pg_catalog.array_fill('i'::"char", ARRAY[p.pronargs::int4])))
+						 WITH ORDINALITY AS a(t, m, o)
+				WHERE a.m IN ('i', 'b', 'v')) AS args
+		FROM pg_proc p
+		JOIN pg_namespace n ON n.oid = p.pronamespace
+		JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+		JOIN pg_extension e ON e.oid = d.refobjid
+		WHERE e.extname IN ('benchstore', 'benchstore_cluster') AND p.proname !~ '^_'
+		  AND p.prokind = 'f') f});
+cmp_ok(scalar(@functions), '>', 30, 'the public functions listed from the catalogue (' . scalar(@functions) . ')');
+
+my @calls;
+for my $f (sort { rank($a->{name}) <=> rank($b->{name}) || $a->{sig} cmp $b->{sig} } @functions)
+{
+	for my $variant (@{ $variants{ $f->{name} } // [ {} ] })
 	{
-		like($err, qr/ERROR/, "$short: refused");
+		my @given;
+		for my $arg (@{ $f->{args} // [] })
+		{
+			my $n = $arg->{name};
+			my $v = $variant->{$n} // $value{"$f->{name}.$n"} // $value{$n};
+			$v = "'trap-$f->{name}'" if !defined $v && $n eq 'label';
+			$v = $arg->{default} if !defined $v;
+			die "no value for argument $n ($arg->{type}) of $f->{sig}: add one to %value in $0"
+			  unless defined $v;
+			# every argument given with its exact type: the call's own
+			# resolution prefers no plant
+			push @given, sprintf('%s => (%s)::%s', $n, $v, $arg->{type});
+		}
+		push @calls, [ $f->{name},
+			sprintf('SELECT pg_catalog.count(*) FROM %s.%s(%s)', $f->{schema}, $f->{name}, join(', ', @given)) ];
+	}
+}
+# the cluster's error paths: a node's check of what is missing (the probe)
+push @calls, [ 'bench_cluster_seqscan', q{SELECT pg_catalog.count(*) FROM public.bench_cluster_seqscan(cluster => 'trapc'::name, relation => 'no_such_table'::text)}, qr/no_such_table/ ];
+push @calls, [ 'bench_cluster_tablespace_io', q{SELECT pg_catalog.count(*) FROM public.bench_cluster_tablespace_io(cluster => 'trapc'::name, tablespace => 'no_such_ts'::name, size => '1MB'::text)}, qr/no_such_ts/ ];
+
+$offset = -s $node->logfile;
+my %called;
+for my $c (@calls)
+{
+	my ($name, $sql, $error) = @$c;
+	$error //= $refused{$name};
+	$called{$name} = 1;
+	my ($ret, $out, $err) = $node->psql('postgres', $sql);
+	if ($error)
+	{
+		like($err, $error, "$name: refused as it must be here") or diag($sql);
 	}
 	else
 	{
-		is($ret, 0, "$short: ran") or diag($err);
+		is($ret, 0, "$name: ran") or diag("$sql\n$err");
 	}
 }
-my $ran = $node->safe_psql('postgres',
-	q{SELECT coalesce(string_agg(DISTINCT what, ', '), '') FROM public.trap_log});
-is($ran, '', 'no planted object ran') or diag("planted objects that ran: $ran");
+ok($called{bench_commit} && $called{bench_tpcb} && $called{bench_cluster_tpcb},
+	'the background sessions ran among the calls');
+my $fired = bs_traps_fired($node, $offset);
+is(join(', ', map { "$_ ($fired->{$_} times)" } sort keys %$fired), '',
+	'no planted object ran in any call');
+is(harness(q{SELECT rolsuper FROM pg_roles WHERE rolname = 'trapper'}), 'f', 'trapper is no superuser');
+
 $node->stop;
 done_testing();
