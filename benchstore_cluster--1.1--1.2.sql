@@ -407,7 +407,9 @@ COMMENT ON FUNCTION _bench_cluster_randread_rows(text[], _bench_cluster_randread
 -- types in a schema on the node's search_path that another role can
 -- create in would have run as the caller.  The function is found by name
 -- among those the node's search_path shows (a second function of the
--- name, as an overload, no longer makes the check fail).
+-- name, as an overload, no longer makes the check fail); where there is
+-- none, the name's cast to regproc raises the node's own "function ...
+-- does not exist".
 CREATE OR REPLACE FUNCTION _bench_cluster_probe_plproxy(
 	i_cluster name,
 	i_parts integer[],
@@ -426,10 +428,14 @@ AS $$
 	SPLIT i_parts;
 	RUN ON i_parts;
 	SELECT (i_parts)[1] AS part,
-		   EXISTS (SELECT FROM pg_catalog.pg_proc p
-				   WHERE p.proname OPERATOR(pg_catalog.=) i_function::pg_catalog.name
-					 AND pg_catalog.pg_function_is_visible(p.oid)
-					 AND pg_catalog.has_function_privilege(p.oid, 'EXECUTE'::pg_catalog.text)) AS can_execute,
+		   CASE WHEN EXISTS (SELECT FROM pg_catalog.pg_proc p
+							 WHERE p.proname OPERATOR(pg_catalog.=) i_function::pg_catalog.name
+							   AND pg_catalog.pg_function_is_visible(p.oid))
+				THEN EXISTS (SELECT FROM pg_catalog.pg_proc p
+							 WHERE p.proname OPERATOR(pg_catalog.=) i_function::pg_catalog.name
+							   AND pg_catalog.pg_function_is_visible(p.oid)
+							   AND pg_catalog.has_function_privilege(p.oid, 'EXECUTE'::pg_catalog.text))
+				ELSE i_function::pg_catalog.regproc IS NULL END AS can_execute,
 		   CASE WHEN i_relation IS NOT NULL THEN i_relation::pg_catalog.regclass::pg_catalog.text END AS relation,
 		   CASE WHEN i_tablespace IS NOT NULL
 				THEN pg_catalog.has_tablespace_privilege(i_tablespace::pg_catalog.text, 'CREATE'::pg_catalog.text)

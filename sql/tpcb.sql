@@ -177,6 +177,37 @@ CREATE TABLE mine.pgbench_history (tid int, bid int, aid int, delta int, mtime t
 SELECT * FROM expect_error($$SELECT * FROM bench_generate_tpcb(scale => 1, schema => 'mine', replace => true)$$);
 DROP SCHEMA mine CASCADE;
 
+-- No code another role wrote runs as the caller: pgbench's tables of a
+-- plain role, with a trigger (or a check) calling its function, refuse a
+-- superuser's run before any client starts (42501, naming the function).
+CREATE ROLE regress_planter;
+CREATE SCHEMA planted;
+GRANT USAGE, CREATE ON SCHEMA planted TO regress_planter;
+SET ROLE regress_planter;
+SELECT generated_in FROM bench_generate_tpcb(scale => 1, schema => 'planted');
+CREATE FUNCTION planted.on_history() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+CREATE TRIGGER on_history BEFORE INSERT ON planted.pgbench_history
+	FOR EACH ROW EXECUTE FUNCTION planted.on_history();
+RESET ROLE;
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(clients => 1, schema => 'planted', duration => '100ms', record => false)$$);
+SET ROLE regress_planter;
+DROP TRIGGER on_history ON planted.pgbench_history;
+CREATE FUNCTION planted.positive(i int) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$ SELECT i > -100000000 $$;
+ALTER TABLE planted.pgbench_tellers ADD CHECK (planted.positive(tbalance));
+-- its owner runs its own code
+SELECT clients, transactions > 0 AS ran
+FROM bench_tpcb(clients => 1, schema => 'planted', duration => '100ms', record => false);
+RESET ROLE;
+SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(clients => 1, schema => 'planted', duration => '100ms', record => false)$$);
+SET ROLE regress_planter;
+ALTER TABLE planted.pgbench_tellers DROP CONSTRAINT pgbench_tellers_tbalance_check;
+RESET ROLE;
+-- tables of another role without code of it: a superuser may run on them
+SELECT clients, transactions > 0 AS ran
+FROM bench_tpcb(clients => 1, schema => 'planted', duration => '100ms', record => false);
+DROP SCHEMA planted CASCADE;
+DROP ROLE regress_planter;
+
 -- bench_tpcb's errors: arguments, tables that are not there or not
 -- pgbench's, no branches, and the rights, checked before any client starts.
 SELECT * FROM expect_error($$SELECT * FROM bench_tpcb(clients => 0)$$);

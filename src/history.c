@@ -550,6 +550,21 @@ settings_json(BsRun *run)
  * schema, quoted.  fn_oid is a function of the extension.  An error on the
  * way is cleaned up by the transaction's abort.
  */
+/*
+ * Whether the history of the extension's installed version knows a run's
+ * recorder by OID (bench_run.recorded_by_oid, from 1.2): a 1.0 or 1.1
+ * installation not yet updated runs this library too, and knows it by
+ * name only.
+ */
+static bool
+history_has_recorder_oid(Oid fn_oid)
+{
+	Oid			table = get_relname_relid("bench_run", get_func_namespace(fn_oid));
+
+	return OidIsValid(table) &&
+		get_attnum(table, "recorded_by_oid") != InvalidAttrNumber;
+}
+
 static const char *
 as_history_owner(Oid fn_oid, BsSpi *spi)
 {
@@ -594,11 +609,20 @@ check_label_owner(BsRun *run)
 	values[1] = ObjectIdGetDatum(run->userid);
 	values[2] = DirectFunctionCall1(namein,
 									CStringGetDatum(GetUserNameFromId(run->userid, false)));
-	/* a run is the role's when both its OID and its name are the role's */
-	sql = psprintf("SELECT r.recorded_by::pg_catalog.text FROM %s.bench_run r"
-				   " WHERE r.label OPERATOR(pg_catalog.=) $1"
-				   " AND (r.recorded_by_oid IS DISTINCT FROM $2"
-				   "      OR r.recorded_by OPERATOR(pg_catalog.<>) $3) LIMIT 1", schema);
+	/*
+	 * A run is the role's when both its OID and its name are the role's
+	 * (by name alone in an installation of 1.0 or 1.1).
+	 */
+	if (history_has_recorder_oid(run->fn_oid))
+		sql = psprintf("SELECT r.recorded_by::pg_catalog.text FROM %s.bench_run r"
+					   " WHERE r.label OPERATOR(pg_catalog.=) $1"
+					   " AND (r.recorded_by_oid IS DISTINCT FROM $2"
+					   "      OR r.recorded_by OPERATOR(pg_catalog.<>) $3) LIMIT 1", schema);
+	else
+		sql = psprintf("SELECT r.recorded_by::pg_catalog.text FROM %s.bench_run r"
+					   " WHERE r.label OPERATOR(pg_catalog.=) $1"
+					   " AND $2 IS NOT NULL AND r.recorded_by OPERATOR(pg_catalog.<>) $3 LIMIT 1",
+					   schema);
 	if (bs_spi_execute_with_args(sql, 3, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not look up label \"%s\"", run->label);
 	/* copied out of SPI's memory, which SPI_finish frees */
@@ -663,6 +687,7 @@ insert_run(BsRun *run)
 	TEXTOID, OIDOID, TEXTOID, TEXTOID, OIDOID};
 	int64		run_id;
 	bool		isnull;
+	bool		with_oid;
 
 	memset(nulls, ' ', sizeof(nulls));
 	values[0] = TimestampTzGetDatum(run->started_at);
@@ -687,15 +712,17 @@ insert_run(BsRun *run)
 	values[9] = ObjectIdGetDatum(run->userid);
 
 	claim_label(run);
+	with_oid = history_has_recorder_oid(run->fn_oid);
 	schema = as_history_owner(run->fn_oid, &st);
 
 	sql = psprintf("INSERT INTO %s.bench_run (started_at, finished_at, recorded_by,"
 				   " label, benchmark, target_kind, target, target_oid, arguments,"
-				   " settings, recorded_by_oid)"
+				   " settings%s)"
 				   " VALUES ($1, pg_catalog.clock_timestamp(), $2, $3, $4, $5, $6,"
-				   " $7, $8::pg_catalog.jsonb, $9::pg_catalog.jsonb, $10)"
-				   " RETURNING run_id", schema);
-	if (bs_spi_execute_with_args(sql, 10, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING ||
+				   " $7, $8::pg_catalog.jsonb, $9::pg_catalog.jsonb%s)"
+				   " RETURNING run_id", schema,
+				   with_oid ? ", recorded_by_oid" : "", with_oid ? ", $10" : "");
+	if (bs_spi_execute_with_args(sql, with_oid ? 10 : 9, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING ||
 		SPI_processed != 1)
 		elog(ERROR, "could not record the benchmark run");
 	run_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
@@ -950,14 +977,17 @@ bench_forget(PG_FUNCTION_ARGS)
 	sql = psprintf("WITH ids AS (SELECT pg_catalog.unnest(%s.bench_run_ids($1)) AS run_id),"
 				   " gone AS (DELETE FROM %s.bench_run r USING ids"
 				   "          WHERE r.run_id OPERATOR(pg_catalog.=) ids.run_id"
-				   "            AND ((r.recorded_by_oid OPERATOR(pg_catalog.=) $4"
+				   "            AND ((%s OPERATOR(pg_catalog.=) $4"
 				   "                  AND r.recorded_by OPERATOR(pg_catalog.=) $2) OR $3)"
 				   "          RETURNING r.run_id)"
 				   " SELECT (SELECT pg_catalog.count(*) FROM ids),"
 				   "        (SELECT pg_catalog.count(*) FROM gone),"
 				   "        (SELECT pg_catalog.count(*) FROM %s.bench_result x"
 				   "         WHERE x.run_id IN (SELECT g.run_id FROM gone g))",
-				   schema, schema, schema);
+				   schema, schema,
+				   /* 1.0 and 1.1 know the recorder by name only */
+				   history_has_recorder_oid(fcinfo->flinfo->fn_oid) ? "r.recorded_by_oid" : "$4",
+				   schema);
 	if (bs_spi_execute_with_args(sql, 4, types, values, NULL, false, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "could not remove the runs");

@@ -46,6 +46,7 @@
 #include "benchstore.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_inherits.h"
 #include "catalog/pg_namespace.h"
 #include "common/pg_prng.h"
 #include "compat.h"
@@ -56,6 +57,7 @@
 #include "series.h"
 #include "sessions.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
 #include "utils/snapmgr.h"
@@ -307,6 +309,93 @@ tpcb_table(Oid nspoid, const char *relname, AclMode needed)
 	return relid;
 }
 
+/*
+ * No code another role wrote may run as the caller.  The clients run
+ * pgbench's statements as the caller, and with them whatever the tables
+ * carry: triggers, rules, row-level security policies, column defaults,
+ * check constraints, index expressions, domain checks.  A function (or an
+ * operator's function) those use that belongs neither to the caller nor to
+ * a superuser would run with the caller's rights: a role that can create
+ * tables where the caller's search_path finds pgbench_accounts could have
+ * a superuser run its trigger.  Refused, naming the function and its
+ * owner, before any client starts (pgbench itself would run it).  Tables
+ * of the caller's own, pgbench -i's and bench_generate_tpcb's carry none.
+ */
+static void
+refuse_foreign_code(List *relids)
+{
+	BsSpi		spi;
+	Oid			types[2] = {OIDARRAYOID, OIDOID};
+	Datum		values[2];
+	Datum	   *elems;
+	int			n = 0;
+	ListCell   *lc;
+	char	   *found = NULL;
+	MemoryContext outer = CurrentMemoryContext;
+
+	elems = palloc(sizeof(Datum) * list_length(relids));
+	foreach(lc, relids)
+		elems[n++] = ObjectIdGetDatum(lfirst_oid(lc));
+	values[0] = PointerGetDatum(construct_array(elems, n, OIDOID, sizeof(Oid), true, TYPALIGN_INT));
+	values[1] = ObjectIdGetDatum(GetUserId());
+
+	bs_spi_connect(&spi);
+	if (bs_spi_execute_with_args(
+			"WITH rel AS (SELECT pg_catalog.unnest($1) AS oid),"
+			" part AS ("		/* what belongs to the tables and runs with their DML */
+			"  SELECT 'pg_catalog.pg_trigger'::pg_catalog.regclass::pg_catalog.oid AS classid, t.oid AS objid FROM pg_catalog.pg_trigger t"
+			"   WHERE t.tgrelid OPERATOR(pg_catalog.=) ANY (SELECT oid FROM rel) AND NOT t.tgisinternal"
+			"  UNION ALL SELECT 'pg_catalog.pg_rewrite'::pg_catalog.regclass::pg_catalog.oid, r.oid FROM pg_catalog.pg_rewrite r"
+			"   WHERE r.ev_class OPERATOR(pg_catalog.=) ANY (SELECT oid FROM rel)"
+			"  UNION ALL SELECT 'pg_catalog.pg_policy'::pg_catalog.regclass::pg_catalog.oid, p.oid FROM pg_catalog.pg_policy p"
+			"   WHERE p.polrelid OPERATOR(pg_catalog.=) ANY (SELECT oid FROM rel)"
+			"  UNION ALL SELECT 'pg_catalog.pg_attrdef'::pg_catalog.regclass::pg_catalog.oid, a.oid FROM pg_catalog.pg_attrdef a"
+			"   WHERE a.adrelid OPERATOR(pg_catalog.=) ANY (SELECT oid FROM rel)"
+			"  UNION ALL SELECT 'pg_catalog.pg_constraint'::pg_catalog.regclass::pg_catalog.oid, c.oid FROM pg_catalog.pg_constraint c"
+			"   WHERE c.conrelid OPERATOR(pg_catalog.=) ANY (SELECT oid FROM rel)"
+			"  UNION ALL SELECT 'pg_catalog.pg_class'::pg_catalog.regclass::pg_catalog.oid, i.indexrelid FROM pg_catalog.pg_index i"
+			"   WHERE i.indrelid OPERATOR(pg_catalog.=) ANY (SELECT oid FROM rel)"
+			" ),"
+			" fn AS ("				/* the functions they call, directly or as an operator's */
+			"  SELECT d.refobjid AS fn FROM part JOIN pg_catalog.pg_depend d"
+			"   ON d.classid OPERATOR(pg_catalog.=) part.classid AND d.objid OPERATOR(pg_catalog.=) part.objid"
+			"  WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid"
+			"  UNION ALL SELECT o.oprcode::pg_catalog.oid FROM part JOIN pg_catalog.pg_depend d"
+			"   ON d.classid OPERATOR(pg_catalog.=) part.classid AND d.objid OPERATOR(pg_catalog.=) part.objid"
+			"  JOIN pg_catalog.pg_operator o ON o.oid OPERATOR(pg_catalog.=) d.refobjid"
+			"  WHERE d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_operator'::pg_catalog.regclass::pg_catalog.oid"
+			"  UNION ALL SELECT t.tgfoid FROM pg_catalog.pg_trigger t"
+			"   WHERE t.tgrelid OPERATOR(pg_catalog.=) ANY (SELECT oid FROM rel) AND NOT t.tgisinternal"
+			" ),"
+			" typ AS ("				/* the columns' types: a domain's checks run too */
+			"  SELECT a.atttypid FROM pg_catalog.pg_attribute a"
+			"   WHERE a.attrelid OPERATOR(pg_catalog.=) ANY (SELECT oid FROM rel)"
+			"     AND a.attnum OPERATOR(pg_catalog.>) 0::pg_catalog.int2 AND NOT a.attisdropped"
+			" )"
+			" SELECT pg_catalog.format('function %s of role %s', p.oid::pg_catalog.regprocedure, pg_catalog.quote_ident(r.rolname))"
+			"   FROM fn JOIN pg_catalog.pg_proc p ON p.oid OPERATOR(pg_catalog.=) fn.fn"
+			"   JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) p.proowner"
+			"  WHERE NOT r.rolsuper AND r.oid OPERATOR(pg_catalog.<>) $2"
+			" UNION ALL"
+			" SELECT pg_catalog.format('type %s of role %s', y.oid::pg_catalog.regtype, pg_catalog.quote_ident(r.rolname))"
+			"   FROM typ JOIN pg_catalog.pg_type y ON y.oid OPERATOR(pg_catalog.=) typ.atttypid"
+			"   JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) y.typowner"
+			"  WHERE NOT r.rolsuper AND r.oid OPERATOR(pg_catalog.<>) $2"
+			" LIMIT 1",
+			2, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not look for code in pgbench's tables");
+	if (SPI_processed > 0)
+		found = MemoryContextStrdup(outer, SPI_getvalue(SPI_tuptable->vals[0],
+														SPI_tuptable->tupdesc, 1));
+	bs_spi_finish(&spi);
+	if (found)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("pgbench's tables would run the %s as you", found),
+				 errdetail("bench_tpcb's clients run the tables' triggers, rules, policies, defaults, checks and index expressions with your rights, as pgbench's would; code of a role that is neither you nor a superuser is not run so."),
+				 errhint("Run bench_tpcb as that role, or on tables of your own (bench_generate_tpcb).")));
+}
+
 /* A tablespace's name, the database's default for InvalidOid. */
 static Datum
 tablespace_datum(Oid spc)
@@ -385,6 +474,14 @@ bench_tpcb(PG_FUNCTION_ARGS)
 	(void) tpcb_table(nspoid, tpcb_tables[1], ACL_SELECT | ACL_UPDATE);
 	(void) tpcb_table(nspoid, tpcb_tables[2], ACL_SELECT | ACL_UPDATE);
 	(void) tpcb_table(nspoid, tpcb_tables[3], ACL_INSERT);
+	{
+		List	   *all = NIL;
+
+		for (int i = 0; i < lengthof(tpcb_tables); i++)
+			all = list_concat(all, find_all_inheritors(get_relname_relid(tpcb_tables[i], nspoid),
+													   AccessShareLock, NULL));
+		refuse_foreign_code(all);
+	}
 
 	/* the scale, as pgbench reads it; the statements, as each client will */
 	bs_spi_connect(&spi);

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The README's second command, and what CI runs.  First the clean room
+# The README's second command, and what CI runs.  First the source rules
+# (test/check-source.sh: every SQL statement of the C code through
+# src/safe_spi.c), then the clean room
 # (test/clean-room.sh: a clean install proved in a bare Debian 12 root),
 # then the release metadata: META.json against the PGXN spec and the control files, and the
 # archive make dist builds (test/check-release.sh).  Then, for each

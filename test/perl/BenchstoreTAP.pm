@@ -17,10 +17,11 @@
 #                              a PL/Proxy cluster (foreign server) on the
 #                              coordinator whose partitions p0, p1, ... are
 #                              the nodes; modular_mapping => 1 for any count
-# bs_plant_traps($node, $db, $role, $schema, $kinds)
+# bs_plant_traps($node, $db, $role, $schema, $kinds, $before)
 #                              the trap layer (test/sql/plant_traps.sql),
 #                              planted by $role in $schema: 'catalog',
-#                              'extensions' or 'all'; returns kind => count
+#                              'extensions' or 'all', after the SQL
+#                              $before if given; returns kind => count
 # bs_traps_fired($node, $offset)
 #                              the trap warnings in the server log since
 #                              $offset (a byte offset, -s of the log file)
@@ -212,10 +213,12 @@ sub trap_function_names
 
 sub bs_plant_traps
 {
-	my ($node, $db, $role, $schema, $kinds) = @_;
+	my ($node, $db, $role, $schema, $kinds, $before) = @_;
 	my $root = "$FindBin::RealBin/../..";
 	my $names = join("\n", trap_function_names());
+	$before //= '';
 	my $out = $node->safe_psql($db, qq{
+$before
 SET ROLE "$role";
 SET bs_trap.schema = '$schema';
 SET bs_trap.kinds = '$kinds';

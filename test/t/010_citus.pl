@@ -633,4 +633,40 @@ is($coord->safe_psql('postgres', q{SELECT count(*) FROM bench_run WHERE label = 
 like($err, qr/ERROR:  .*Citus.*\n(?:.*\n)*HINT:  .*bench_cluster_seqscan/,
 	'core bench_seqscan refuses the coordinator\'s shell table');
 
+# Planted objects on every node (the CVE-2018-1058 pattern, as in
+# 020_traps.pl): an untrusted role plants the catalogue's trap layer in
+# public on the coordinator and on each worker, where the commands sent to
+# the nodes run on the node's own search_path.  A superuser's cluster runs,
+# over kept connections and through Citus's dispatch, run none of them.
+for my $node ($coord, @workers)
+{
+	$node->safe_psql('postgres', q{
+		SET citus.enable_ddl_propagation = off;
+		CREATE ROLE citus_trapper;
+		GRANT CREATE ON SCHEMA public TO PUBLIC;});
+	my $made = bs_plant_traps($node, 'postgres', 'citus_trapper', 'public', 'catalog',
+		'SET citus.enable_ddl_propagation = off;');
+	cmp_ok($made->{operator} // 0, '>', 1000, $node->name . ': operators planted');
+}
+my %offset = map { $_->name => -s $_->logfile } ($coord, @workers);
+for my $how ('keep', 'new')
+{
+	for my $sql (
+		q{SELECT count(*) FROM bench_cluster_seqscan('citus'::name, 'lineitem'::text, cache => 'cold'::text, record => false)},
+		q{SELECT count(*) FROM bench_cluster_randread('citus'::name, 'lineitem'::text, reads => 50::bigint, record => false)},
+		q{SELECT count(*) FROM bench_cluster_tablespace_io('citus'::name, size => '1MB'::text, tests => '{seqwrite,randread}'::text[], direct => false, duration => '100ms'::interval, record => false)},
+		q{SELECT count(*) FROM bench_cluster_tpcb('citus'::name, clients => 1, duration => '200ms'::interval, record => false)},
+		q{SELECT count(*) FROM bench_query('SELECT pg_catalog.count(*) FROM public.lineitem'::text, cache => 'cold'::text, record => false)})
+	{
+		my ($r, $o, $e) = $coord->psql('postgres', "SET benchstore_cluster.citus_connections = '$how'; $sql");
+		is($r, 0, "planted ($how): " . substr($sql, 22, 40) . ' ran') or diag($e);
+	}
+}
+for my $node ($coord, @workers)
+{
+	my $fired = bs_traps_fired($node, $offset{ $node->name });
+	is(join(', ', map { "$_ ($fired->{$_} times)" } sort keys %$fired), '',
+		$node->name . ': no planted object ran in the cluster runs');
+}
+
 done_testing();

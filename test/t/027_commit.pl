@@ -139,7 +139,9 @@ $node->safe_psql('postgres', q{
 	GRANT INSERT ON seen_owner TO committer;
 	CREATE FUNCTION note_owner() RETURNS event_trigger LANGUAGE plpgsql AS $$
 	BEGIN
-		INSERT INTO seen_owner SELECT current_user;
+		-- (the sessions' statements run under search_path = pg_catalog,
+		-- pg_temp, and so does what they fire: names are qualified)
+		INSERT INTO public.seen_owner SELECT current_user;
 	END $$;
 	CREATE EVENT TRIGGER note_owner ON ddl_command_end WHEN TAG IN ('CREATE TABLE')
 		EXECUTE FUNCTION note_owner();});
@@ -254,7 +256,9 @@ $node->safe_psql('postgres', q{
 	CREATE SEQUENCE history_rows;
 	CREATE FUNCTION refuse_late_history() RETURNS trigger LANGUAGE plpgsql AS $$
 	BEGIN
-		IF nextval('history_rows') > 200 THEN
+		-- (the clients run under search_path = pg_catalog, pg_temp, and so
+		-- does what their statements fire: names are qualified)
+		IF nextval('public.history_rows') > 200 THEN
 			RAISE EXCEPTION 'the bank is closed' USING ERRCODE = 'check_violation';
 		END IF;
 		RETURN NEW;
