@@ -94,9 +94,15 @@ END
 $$;
 SELECT commits > 0 AS committed FROM bench_commit(duration => '100ms', record => false);
 SELECT count(*) AS lookalikes_kept FROM pg_class WHERE relname LIKE '\_bench\_commit\_%';
-SELECT (xpath('//kept/text()',
-			  query_to_xml(format('SELECT kept FROM %I', '_bench_commit_' || pg_backend_pid() || '_0'),
-						   false, false, '')))[1]::text AS taken_name_kept;
+CREATE FUNCTION pg_temp.taken_name_kept() RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+	k integer;
+BEGIN
+	EXECUTE format('SELECT kept FROM %I', '_bench_commit_' || pg_backend_pid() || '_0') INTO k;
+	RETURN k;
+END
+$$;
+SELECT pg_temp.taken_name_kept();
 SELECT count(*) AS records_left FROM _bench_run_table;
 DO $$
 BEGIN
