@@ -9,9 +9,11 @@
  *	  WAL bytes and full-page images per commit, and the group-commit
  *	  factor (commits per WAL flush).
  *
- * Each session creates its own table, _bench_commit_<caller pid>_<n>, in
- * the schema the caller's CREATE TABLE would use and the tablespace
- * asked for, inserts one row untimed, says it is ready and waits.  Once
+ * Each session creates its own table, _bench_commit_<caller pid>_<n> (or
+ * another free name), in the schema the caller's CREATE TABLE would use
+ * and the tablespace asked for, recorded as a run table
+ * (src/run_tables.c), inserts one row untimed, says it is ready and
+ * waits.  Once
  * let go it runs, until told to stop: start a transaction, insert a row
  * of the payload's size, commit, with the commit timed
  * (CommitTransactionCommand: the commit record written and, under
@@ -29,8 +31,9 @@
  *
  * A session's table is dropped when it exits, however it exits (a
  * before_shmem_exit callback: after an error, a cancel, the caller's
- * termination); a table a crash left behind is dropped by the next call
- * of its owner (its creator is no longer running).
+ * termination), through its record; a table a crash left behind is
+ * dropped by the next call of the role that made it (its maker no longer
+ * holds its lock).  Nothing is found by name.
  *
  * src/commit.c
  *

@@ -5,7 +5,9 @@
  *	  bench_tpcb's clients): each a dynamic background worker connected to
  *	  the caller's database as the caller's session, outer and current
  *	  user (as a parallel worker restores them), so every right is checked
- *	  for the role the caller's own statement would be checked for.
+ *	  for the role the caller's own statement would be checked for, under
+ *	  search_path = pg_catalog, pg_temp (src/safe_spi.c), and counted as a
+ *	  connection of that role and database (src/session_limits.c).
  *
  * The caller starts the sessions and waits, untimed, until each has set
  * up (its table, its prepared statements) and said it is ready; with
