@@ -22,6 +22,11 @@
 #                              planted by $role in $schema: 'catalog',
 #                              'extensions' or 'all', after the SQL
 #                              $before if given; returns kind => count
+# bs_warm_run($node, $sql, $relation)
+#                              the single row of a warm run ($sql, a SELECT
+#                              of one), and how many MB of $relation's main
+#                              fork were not in the OS page cache just
+#                              before it, read in the same session
 # bs_traps_fired($node, $offset)
 #                              the trap warnings in the server log since
 #                              $offset (a byte offset, -s of the log file)
@@ -41,7 +46,7 @@ use Time::HiRes ();
 
 our @EXPORT = qw(bs_node bs_rows bs_row bs_have_proc_io bs_fs_type bs_temp_files
   bs_wait_for_files bs_backend_pid bs_crash_backend bs_plproxy_cluster bs_broken_runs
-  bs_plant_traps bs_traps_fired);
+  bs_plant_traps bs_traps_fired bs_warm_run);
 
 # PostgreSQL 16.2's BackgroundPsql::query() returns the query's output with
 # its trailing newline (18's, and Debian's 15.20, remove it): remove it on
@@ -85,6 +90,25 @@ sub bs_row
 	die "expected one row, got " . scalar(@rows) . " from: $sql"
 	  unless @rows == 1;
 	return $rows[0];
+}
+
+# This project's machine, a virtual machine, loses clean pages of a file
+# just read within seconds, with most of its memory free (a reclaim below
+# the guest's choice: about 1 MB a second of a 200 MB file read once, seen
+# with fincore).  A warm run right after a cold one therefore finds most of
+# the table in the page cache, not all of it: what it may read from storage
+# is what was missing when it began, which is measured here just before it.
+sub bs_warm_run
+{
+	my ($node, $sql, $relation) = @_;
+	my $out = $node->safe_psql('postgres', qq{
+SELECT (mb - os_cached_mb)::text FROM bench_cache_status('$relation'::regclass);
+SELECT coalesce(json_agg(q), '[]') FROM ($sql) q;});
+	my ($missing, $json) = split /\n/, $out, 2;
+	my @rows = @{ decode_json($json) };
+	die "expected one row, got " . scalar(@rows) . " from: $sql"
+	  unless @rows == 1;
+	return ($rows[0], $missing);
 }
 
 sub bs_have_proc_io

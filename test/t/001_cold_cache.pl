@@ -55,8 +55,8 @@ SKIP:
 # after it finds the files in the page cache.
 my $cold = bs_row($node,
 	"SELECT * FROM bench_seqscan('coldt', 'raw', 'cold')");
-my $warm = bs_row($node,
-	"SELECT * FROM bench_seqscan('coldt', 'raw', 'warm')");
+my ($warm, $warm_missing) = bs_warm_run($node,
+	"SELECT * FROM bench_seqscan('coldt', 'raw', 'warm')", 'coldt');
 is($cold->{tuples}, 400000, 'raw scan counts line pointers of a vacuumed table');
 is($cold->{pages}, $r->{pages}, 'raw and heap see the same pages');
 is($cold->{blks_read}, $cold->{pages}, 'raw reads every block from the files');
@@ -66,8 +66,8 @@ SKIP:
 	skip "files on $fs cannot be evicted", 2 unless $evictable;
 	cmp_ok($cold->{os_read_mb}, '>=', $cold->{size_mb} / 2,
 		'cold raw scan read from storage');
-	cmp_ok($warm->{os_read_mb}, '<', $warm->{size_mb} / 10,
-		'warm raw scan right after it read from the page cache');
+	cmp_ok($warm->{os_read_mb}, '<', $warm_missing + $warm->{size_mb} / 10,
+		"warm raw scan right after it read from the page cache (all but the $warm_missing MB it had lost: bs_warm_run)");
 }
 
 # buffer mode, cold: the ring keeps shared buffers nearly untouched.
