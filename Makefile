@@ -49,8 +49,17 @@ SHLIB_LINK_INTERNAL = $(libpq)
 # every node of a PL/Proxy cluster (or Citus); it needs plproxy, the core
 # extension does not.
 EXTENSION = benchstore benchstore_cluster
-DATA = benchstore--1.0.sql benchstore--1.0--1.1.sql benchstore--1.1--1.2.sql \
-	benchstore_cluster--1.0.sql benchstore_cluster--1.0--1.1.sql benchstore_cluster--1.1--1.2.sql
+# The released scripts, frozen as released (test/released.sha256)...
+DATA = benchstore--1.0.sql benchstore--1.0--1.1.sql \
+	benchstore_cluster--1.0.sql benchstore_cluster--1.0--1.1.sql
+# ...and the current version's, built from the SQL sources in src/sql/
+# (each object defined once, in a file by topic; see src/sql/assemble.sh):
+# the install script a fresh CREATE EXTENSION runs, and the update from
+# the last release.
+BS_VERSION = 1.2
+BS_PREVIOUS = 1.1
+DATA_built = benchstore--$(BS_VERSION).sql benchstore--$(BS_PREVIOUS)--$(BS_VERSION).sql \
+	benchstore_cluster--$(BS_VERSION).sql benchstore_cluster--$(BS_PREVIOUS)--$(BS_VERSION).sql
 
 REGRESS = setup seqscan seqscan_errors seqscan_privileges relation_sizes cache tablespace_io history advice query tpch series steady svg randread generate_randread readahead_sweep plan_crossover commit tpcb
 REGRESS_OPTS = --inputdir=. --outputdir=. --encoding=UTF8
@@ -62,8 +71,8 @@ EXTRA_CLEAN = results regression.diffs regression.out tmp_check log
 
 PG_CONFIG ?= pg_config
 
-# make dist needs no PostgreSQL installed.
-ifneq ($(MAKECMDGOALS),dist)
+# make dist and make bs-built-scripts need no PostgreSQL installed.
+ifeq ($(filter dist bs-built-scripts,$(MAKECMDGOALS)),)
 # io_uring (iodepth > 1) when liburing's headers are there; without them
 # the extension builds and iodepth > 1 is refused.  BS_LIBURING=no builds
 # without it anyway.
@@ -77,6 +86,22 @@ endif
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 endif
+
+# The scripts built from src/sql/ (no PostgreSQL needed).
+BS_ASSEMBLE = $(srcdir)/src/sql/assemble.sh
+benchstore--$(BS_VERSION).sql: $(BS_ASSEMBLE) $(wildcard $(srcdir)/src/sql/benchstore/*)
+	sh $(BS_ASSEMBLE) benchstore install $(BS_VERSION) > $@.tmp && mv $@.tmp $@
+benchstore--$(BS_PREVIOUS)--$(BS_VERSION).sql: $(BS_ASSEMBLE) $(wildcard $(srcdir)/src/sql/benchstore/*)
+	sh $(BS_ASSEMBLE) benchstore update $(BS_PREVIOUS) $(BS_VERSION) > $@.tmp && mv $@.tmp $@
+benchstore_cluster--$(BS_VERSION).sql: $(BS_ASSEMBLE) $(wildcard $(srcdir)/src/sql/benchstore_cluster/*)
+	sh $(BS_ASSEMBLE) benchstore_cluster install $(BS_VERSION) > $@.tmp && mv $@.tmp $@
+benchstore_cluster--$(BS_PREVIOUS)--$(BS_VERSION).sql: $(BS_ASSEMBLE) $(wildcard $(srcdir)/src/sql/benchstore_cluster/*)
+	sh $(BS_ASSEMBLE) benchstore_cluster update $(BS_PREVIOUS) $(BS_VERSION) > $@.tmp && mv $@.tmp $@
+
+# The names of the scripts built from src/sql/ (test/package.sh).
+.PHONY: bs-built-scripts
+bs-built-scripts:
+	@echo $(DATA_built)
 
 # The objects depend on the shared headers (PGXS tracks no dependencies).
 $(OBJS): src/benchstore.h src/compat.h src/target.h src/seqscan.h src/io_engine.h \

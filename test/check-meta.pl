@@ -105,11 +105,17 @@ for my $ext (sort keys %controls)
 	if (defined $p->{file})
 	{
 		problem("provides.$ext.file $p->{file} does not exist") unless -f $p->{file};
-		# The script CREATE EXTENSION starts from: $ext--$default.sql, or
-		# where there is none, the install script of an older version from
-		# which update scripts lead to $default (as PostgreSQL finds it).
+		# The script CREATE EXTENSION starts from: $ext--$default.sql; when
+		# make builds it from the SQL sources (src/sql/$ext/, not in the
+		# archive as a file), the list of those sources; where there is none,
+		# the install script of an older version from which update scripts
+		# lead to $default (as PostgreSQL finds it).
 		my $install = "$ext--$default.sql";
-		unless (-f $install)
+		if (-f "src/sql/$ext/order")
+		{
+			$install = "src/sql/$ext/order";
+		}
+		elsif (!-f $install)
 		{
 			my %next;
 			for (glob("$ext--*--*.sql"))

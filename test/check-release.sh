@@ -4,7 +4,8 @@
 # (test/check-meta.pl), the released SQL scripts against their checksums
 # (test/released.sha256), then `make dist` builds the archive from HEAD with
 # git archive and its contents are checked: one top directory named
-# benchstore-<version>, META.json, both control files and install scripts,
+# benchstore-<version>, META.json, both control files, the released scripts
+# and the SQL sources the current ones are built from,
 # the C sources, the docs; nothing of .ci/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,17 +15,16 @@ bs_apt git unzip perl make
 perl test/check-meta.pl
 
 # The released install and upgrade scripts (1.0 and 1.1) never change:
-# their checksums are those of the release (test/released.sha256).  A
-# change to the SQL surface goes into the next version's upgrade script.
+# their checksums are those of the release (test/released.sha256).  The
+# current version's scripts are built by make from src/sql/ (Makefile
+# DATA_built) and are not committed: a change to the SQL surface goes into
+# the sources there.
 if ! sha256sum --quiet -c test/released.sha256; then
-    bs_die "a released script changed (above): 1.0 and 1.1 are frozen; put the change into the --1.1--1.2.sql upgrade script instead"
+    bs_die "a released script changed (above): 1.0 and 1.1 are frozen; change the sources in src/sql/ instead"
 fi
 for f in $(git ls-files 'benchstore*--*.sql'); do
-    case "$f" in
-        *--1.1--1.2.sql) ;;
-        *) grep -q "  $f\$" test/released.sha256 ||
-            bs_die "$f is neither a released script (test/released.sha256) nor the 1.1--1.2 upgrade script" ;;
-    esac
+    grep -q "  $f\$" test/released.sha256 ||
+        bs_die "$f is committed but not a released script (test/released.sha256): the current version's scripts are built from src/sql/ by make"
 done
 echo "released scripts: unchanged ($(wc -l < test/released.sha256) checked)"
 
@@ -36,7 +36,8 @@ zip="dist/benchstore-$version.zip"
 list=$(unzip -Z1 "$zip")
 bad=0
 for f in META.json Makefile README.md LICENSE benchstore.control benchstore_cluster.control \
-         $(git ls-files 'benchstore*--*.sql') src/benchstore.c doc/README.md \
+         $(git ls-files 'benchstore*--*.sql') src/sql/assemble.sh \
+         $(git ls-files 'src/sql/*/*') src/benchstore.c doc/README.md \
          doc/reference/README.md debian/control; do
     grep -qxF "benchstore-$version/$f" <<<"$list" || { echo "$zip lacks $f" >&2; bad=1; }
 done

@@ -79,7 +79,8 @@ dpkg-deb --fsys-tarfile "$cur_deb" | tar -xOf - ./usr/lib/postgresql/15/lib/benc
     > "$work/benchstore.so"
 objdump -p "$work/benchstore.so" | grep -q 'NEEDED.*liburing' ||
     fail "the packaged library is not linked with liburing (iodepth > 1 would be refused)"
-for f in $(git ls-files 'benchstore*--*.sql' 2>/dev/null || ls benchstore*--*.sql); do
+for f in $(git ls-files 'benchstore*--*.sql' 2>/dev/null || ls benchstore*--*.sql) \
+         $(make -s -f Makefile bs-built-scripts 2>/dev/null); do
     grep -qxF "./usr/share/postgresql/15/extension/$f" <<<"$contents" ||
         fail "the package does not hold the script $f"
 done

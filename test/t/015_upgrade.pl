@@ -3,7 +3,9 @@
 # benchstore UPDATE (1.0 -> 1.1 -> 1.2 in one command), the same one
 # version at a time, and a 1.1 database updated to 1.2, each give the same
 # functions (signatures, result columns, comments, privileges, bodies),
-# views, tables and configuration tables as a fresh install; a DBA's own
+# views, tables, types, dependencies and configuration tables as a fresh
+# install, which runs one script of its own (benchstore--1.2.sql, built
+# from src/sql/ like the update script); a DBA's own
 # grant and revoke on a function survive the update; benchstore_cluster
 # likewise; the runs a 1.0 or 1.1 database recorded survive the update and
 # a pg_dump and restore after it; and the current library still serves a
@@ -42,7 +44,7 @@ SELECT 'function ' || p.oid::regprocedure
 									 WHERE i.objoid = p.oid AND i.classoid = 'pg_proc'::regclass
 									   AND i.objsubid = 0), 'none')
 	   || ' comment ' || coalesce(obj_description(p.oid, 'pg_proc'), '')
-	   || ' body ' || md5(p.prosrc) AS item
+	   || ' body ' || md5(p.prosrc) || ' definition ' || md5(pg_get_functiondef(p.oid)) AS item
 FROM ext JOIN pg_proc p ON ext.classid = 'pg_proc'::regclass AND p.oid = ext.objid
 UNION ALL
 SELECT 'relation ' || c.relname || ' ' || c.relkind::text
@@ -64,7 +66,15 @@ SELECT 'constraint ' || conrelid::regclass || ' ' || pg_get_constraintdef(co.oid
 FROM ext JOIN pg_constraint co ON ext.classid = 'pg_class'::regclass AND co.conrelid = ext.objid
 UNION ALL
 SELECT 'type ' || t.typname
+	   || ' comment ' || coalesce(obj_description(t.oid, 'pg_type'), '')
+	   || ' attributes ' || coalesce((SELECT string_agg(a.attname || ':' || format_type(a.atttypid, a.atttypmod), ', ' ORDER BY a.attnum)
+		FROM pg_attribute a WHERE a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped), '')
 FROM ext JOIN pg_type t ON ext.classid = 'pg_type'::regclass AND t.oid = ext.objid
+UNION ALL
+SELECT 'depends ' || pg_describe_object(d.classid, d.objid, d.objsubid)
+	   || ' on ' || pg_describe_object(d.refclassid, d.refobjid, d.refobjsubid) || ' ' || d.deptype::text
+FROM ext JOIN pg_depend d ON d.classid = ext.classid AND d.objid = ext.objid
+WHERE d.deptype <> 'e' AND (d.refclassid, d.refobjid) IN (SELECT classid, objid FROM ext)
 UNION ALL
 SELECT 'config ' || coalesce((SELECT string_agg(x::regclass::text, ',' ORDER BY x::regclass::text)
 							  FROM unnest(extconfig) x), '')
@@ -142,6 +152,37 @@ like($cat_fresh, qr/bench_relation_sizes\(integer,name\).* acl \{[^}]*bs_dba=X/,
 	"and the DBA's grant");
 is($cat_updated, $cat_fresh,
 	'1.0 updated to 1.2 equals a fresh 1.2: functions, signatures, comments, privileges, tables, views, configuration tables');
+
+# The fresh install is one script of its own, built from src/sql/ (not
+# the chain the updates run), so the comparisons above can fail: each
+# update script is built from the same sources as the install script, but
+# runs its own pre- and post-update steps and only its version's sections.
+my $sharedir = $node->config_data('--sharedir');
+for my $script ('benchstore--1.2.sql', 'benchstore_cluster--1.2.sql')
+{
+	open(my $fh, '<', "$sharedir/extension/$script")
+	  or BAIL_OUT("no install script $script: $!");
+	my $first = <$fh>;
+	close($fh);
+	like($first, qr/built by src\/sql\/assemble\.sh/, "$script is installed, built from the SQL sources");
+}
+# And the comparison sees a difference where there is one: a comment, and
+# the body of a function whose SQL is parsed when it is created (prosrc
+# is empty for those), changed in one database.
+$node->safe_psql('postgres', 'CREATE DATABASE altered');
+$node->safe_psql('altered', 'CREATE EXTENSION benchstore');
+$node->safe_psql('altered', $dba_grants . $dba_grants_12);
+is(catalog_of('altered', 'benchstore'), $cat_fresh, 'a second fresh install equals the first');
+my $comment = $node->safe_psql('altered',
+	q{SELECT quote_literal(obj_description('bench_metric(jsonb, text)'::regprocedure, 'pg_proc'))});
+$node->safe_psql('altered', q{COMMENT ON FUNCTION bench_metric(jsonb, text) IS 'changed'});
+isnt(catalog_of('altered', 'benchstore'), $cat_fresh, 'a changed comment is a difference');
+$node->safe_psql('altered', "COMMENT ON FUNCTION bench_metric(jsonb, text) IS $comment");
+is(catalog_of('altered', 'benchstore'), $cat_fresh, 'and none once it is back');
+$node->safe_psql('altered', q{CREATE OR REPLACE FUNCTION _bench_scan_kind(plan jsonb) RETURNS text
+	LANGUAGE sql IMMUTABLE PARALLEL SAFE RETURN 'changed'});
+isnt(catalog_of('altered', 'benchstore'), $cat_fresh, 'a changed SQL-standard body is a difference');
+$node->safe_psql('postgres', 'DROP DATABASE altered');
 
 # One version at a time: 1.0, then 1.1, then 1.2.
 $node->safe_psql('stepwise', "CREATE EXTENSION benchstore VERSION '1.0'");

@@ -54,20 +54,22 @@ harness(qq{
 	CREATE TABLESPACE trap_ts LOCATION '$tsdir';
 	CREATE DATABASE upd;});
 harness(q{GRANT CREATE ON SCHEMA public TO PUBLIC;}, 'upd');
-# The extensions, installed before any plant; and, in another database,
-# 1.1, updated to 1.2 once the plants are there: the 1.1--1.2 scripts must
-# bind nothing planted.  (The released 1.0 and 1.0--1.1 scripts, which a
-# fresh install also runs, bind their bench_history view's ->> on the
-# install's search_path: in a schema others can create in, a plant can
-# take it.  CREATE and ALTER EXTENSION are run as they are: they create
-# in the first schema of the search_path, public.)
+# The extensions, installed before any plant; in another database, 1.1,
+# updated to 1.2 once the plants are there; and in a third, installed
+# fresh once the plants are there (one script, benchstore--1.2.sql): the
+# scripts must bind nothing planted.  CREATE and ALTER EXTENSION are run
+# as they are: they create in the first schema of the search_path, public,
+# where the plants are.
 $node->safe_psql('postgres', q{CREATE EXTENSION benchstore; CREATE EXTENSION plproxy; CREATE EXTENSION benchstore_cluster;});
 $node->safe_psql('upd', q{CREATE EXTENSION benchstore VERSION '1.1';
 	CREATE EXTENSION plproxy;
 	CREATE EXTENSION benchstore_cluster VERSION '1.1';});
+harness(q{CREATE DATABASE freshinst;});
+harness(q{GRANT CREATE ON SCHEMA public TO PUBLIC;}, 'freshinst');
+$node->safe_psql('freshinst', q{CREATE EXTENSION plproxy;});
 
 # 1. The catalogue's operators and functions.
-for my $db ('postgres', 'upd')
+for my $db ('postgres', 'upd', 'freshinst')
 {
 	my $made = bs_plant_traps($node, $db, 'trapper', 'public', 'catalog');
 	cmp_ok($made->{operator} // 0, '>', 1000, "$db: operators planted ($made->{operator})");
@@ -81,6 +83,14 @@ is(harness(q{SELECT pg_catalog.string_agg(extname || ' ' || extversion, ', ' ORD
 	'benchstore 1.2, benchstore_cluster 1.2', 'the update reached 1.2');
 is(join(', ', sort keys %{ bs_traps_fired($node, $offset) }), '',
 	'nothing planted ran while the extensions were updated from 1.1 to 1.2');
+$offset = -s $node->logfile;
+$node->safe_psql('freshinst', q{CREATE EXTENSION benchstore; CREATE EXTENSION benchstore_cluster;});
+is(harness(q{SELECT pg_catalog.string_agg(extname || ' ' || extversion, ', ' ORDER BY extname)
+	FROM pg_extension WHERE extname LIKE 'benchstore%'}, 'freshinst'),
+	'benchstore 1.2, benchstore_cluster 1.2', 'the fresh install is 1.2');
+is(join(', ', sort keys %{ bs_traps_fired($node, $offset) }), '',
+	'nothing planted ran while the extensions were installed fresh');
+$node->safe_psql('postgres', 'DROP DATABASE freshinst');
 
 # 2. Variants of the extensions' own functions.
 my $made = bs_plant_traps($node, 'postgres', 'trapper', 'public', 'extensions');

@@ -3,7 +3,7 @@
 # 1. No function is SECURITY DEFINER; the functions that write server files
 #    or checkpoint are not executable by PUBLIC; the internal functions
 #    (names starting with "_") executable by PUBLIC are exactly those
-#    audited in benchstore_cluster--1.1--1.2.sql (the public functions call
+#    audited in src/sql/benchstore_cluster/common.sql (the public functions call
 #    them as their caller): a new one must be audited before it passes.
 # 2. In one session, after a superuser's recorded runs: SET ROLE, SET
 #    SESSION AUTHORIZATION, a SECURITY DEFINER function owned by a plain
