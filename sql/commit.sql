@@ -10,14 +10,21 @@ SET client_encoding = 'UTF8';
 SET benchstore.progress_interval = 0;
 
 -- Two sessions, 300 ms: commits, ordered latencies, the histogram holds
--- every commit, WAL of at least the payload per commit.
+-- every commit, WAL of at least the payload per commit and at most what
+-- the server wrote meanwhile, its full-page images per commit as counted,
+-- the server's WAL flushes known and the group-commit factor from them.
+SELECT pg_current_wal_lsn() AS lsn_before \gset
 SELECT sessions, synchronous_commit, tablespace, payload_bytes,
 	   commits > 0 AS committed, commits_per_s > 0 AS rate,
 	   lat_p50_us <= lat_p95_us AND lat_p95_us <= lat_p99_us AND lat_p99_us <= lat_p999_us
 	   AND lat_p999_us <= lat_max_us AS latencies_ordered,
 	   (SELECT sum((b ->> 1)::bigint) FROM jsonb_array_elements(histogram) b) = commits AS histogram_holds_all,
-	   wal_bytes_per_commit >= 100 AS wal_holds_payload, wal_fpi >= 0 AS fpi_counted,
-	   wal_flushes IS NULL OR wal_flushes >= 0 AS flushes_known,
+	   wal_bytes_per_commit >= 100 AS wal_holds_payload,
+	   wal_bytes <= pg_wal_lsn_diff(pg_current_wal_lsn(), :'lsn_before') AS wal_within_server,
+	   abs(fpi_per_commit * commits - wal_fpi) <= 0.0001 * commits AS fpi_counted,
+	   wal_flushes IS NOT NULL
+	   AND (commits_per_flush IS NULL) = (wal_flushes = 0)
+	   AND (wal_flushes = 0 OR abs(commits_per_flush - commits::float8 / wal_flushes) <= 0.01) AS flushes_known,
 	   first_fpi_per_commit IS NULL AS no_first_interval
 FROM bench_commit(sessions => 2, duration => '300ms', label => 'commit-two');
 
@@ -36,8 +43,14 @@ SELECT (SELECT wal_bytes_per_commit FROM bench_commit(payload => '4kB', duration
 -- Asynchronous commit; after a checkpoint, the first interval apart.
 SELECT synchronous_commit, commits > 0 AS committed
 FROM bench_commit(duration => '200ms', synchronous_commit => 'off', record => false);
+-- The run's figures are the two intervals' together: each per-commit
+-- figure lies between the first interval's and the later one's (within
+-- their rounding).
 SELECT first_wal_bytes_per_commit > 0 AS first_measured, later_wal_bytes_per_commit > 0 AS later_measured,
-	   first_fpi_per_commit >= 0 AND later_fpi_per_commit >= 0 AS fpi_measured
+	   fpi_per_commit BETWEEN least(first_fpi_per_commit, later_fpi_per_commit) - 0.0001
+						  AND greatest(first_fpi_per_commit, later_fpi_per_commit) + 0.0001 AS fpi_split,
+	   wal_bytes_per_commit BETWEEN least(first_wal_bytes_per_commit, later_wal_bytes_per_commit) - 0.1
+								AND greatest(first_wal_bytes_per_commit, later_wal_bytes_per_commit) + 0.1 AS wal_split
 FROM bench_commit(sessions => 2, duration => '600ms', after_checkpoint => true,
 				  sample_interval => '100ms', record => false);
 

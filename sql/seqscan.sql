@@ -30,7 +30,7 @@ LANGUAGE sql AS $$
 			 AND (s.tuples IS NULL) = (s.tuples_per_s IS NULL),
 		   s.blks_hit >= 0 AND s.blks_read >= 0 AND s.blks_hit + s.blks_read >= s.pages,
 		   s.read_ms IS NULL,
-		   s.os_read_mb IS NULL OR s.os_read_mb >= 0
+		   s.os_read_mb BETWEEN 0 AND s.size_mb + 1
 	FROM bench_seqscan(r, m, c) s
 $$;
 
@@ -225,7 +225,7 @@ SELECT p.mode, w AS workers, p.run, p.workers_requested,
 	   p.tuples IS NOT DISTINCT FROM CASE WHEN m = 'buffer' THEN NULL
 						ELSE (SELECT count(*) FROM bs_par) END AS tuples_ok,
 	   p.blks_hit + p.blks_read >= p.pages AS blocks_ok,
-	   p.os_read_mb IS NULL OR p.os_read_mb >= 0 AS os_read_ok
+	   p.os_read_mb BETWEEN 0 AND p.size_mb + 1 AS os_read_ok
 FROM unnest(ARRAY['heap', 'buffer', 'raw']) m, generate_series(1, 3) w,
 	 bench_seqscan('bs_par', m, record => false) s,
 	 bench_seqscan('bs_par', m, workers => w, record => false) p
