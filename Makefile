@@ -20,11 +20,12 @@ OBJS = \
 	src/tpcb.o \
 	src/client.o \
 	src/iostat.o \
-	src/perm.o \
+	src/permutation.o \
 	src/seqscan.o \
 	src/seqscan_parallel.o \
 	src/series.o \
 	src/steady.o \
+	src/histogram.o \
 	src/history.o \
 	src/io_engine.o \
 	src/prefault.o \
@@ -32,11 +33,14 @@ OBJS = \
 	src/query.o \
 	src/randread.o \
 	src/randread_parallel.o \
+	src/randread_reader.o \
 	src/run_tables.o \
 	src/safe_spi.o \
+	src/scan_reads.o \
 	src/session_limits.o \
 	src/target.o \
-	src/tblspc_io.o
+	src/tblspc_io.o \
+	src/tblspc_io_stream.o
 PGFILEDESC = "benchstore - measure storage from inside PostgreSQL"
 
 # libpq, for benchstore_cluster's connections to the Citus nodes
@@ -105,8 +109,8 @@ bs-built-scripts:
 
 # The objects depend on the shared headers (PGXS tracks no dependencies).
 $(OBJS): src/benchstore.h src/compat.h src/target.h src/seqscan.h src/io_engine.h \
-	src/series.h src/steady.h src/perm.h src/attribution.h src/sessions.h \
-	src/safe_spi.h src/run_tables.h src/session_limits.h
+	src/series.h src/steady.h src/permutation.h src/attribution.h src/sessions.h \
+	src/safe_spi.h src/run_tables.h src/session_limits.h src/histogram.h src/tblspc_io.h src/scan_reads.h
 
 # The release archive for PGXN (and anyone): META.json's version, built by
 # git archive from the committed tree (HEAD), into dist/.

@@ -101,6 +101,29 @@ _PG_init(void)
 }
 
 /*
+ * Which released definition, 1.0's or 1.1's, called a legacy entry point
+ * that both bind, from its number of arguments (1.1 added some to each such
+ * function; where it added none, both are served alike and nargs_1_1 equals
+ * nargs_1_0, taken as 1.1).  Any other count is a definition this library
+ * does not know.
+ */
+BsSqlVersion
+bs_legacy_sql_version(FunctionCallInfo fcinfo, int nargs_1_0, int nargs_1_1)
+{
+	if (PG_NARGS() == nargs_1_1)
+		return BS_SQL_1_1;
+	if (PG_NARGS() == nargs_1_0)
+		return BS_SQL_1_0;
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg_plural("the SQL definition of this function has %d argument, which no version of benchstore has",
+						   "the SQL definition of this function has %d arguments, which no version of benchstore has",
+						   PG_NARGS(), PG_NARGS()),
+			 errhint("Update the extension with ALTER EXTENSION benchstore UPDATE, or recreate it.")));
+	pg_unreachable();
+}
+
+/*
  * Raise an error when argument argno of the current call is NULL.
  *
  * The SQL functions are not STRICT, so that a NULL argument is an error

@@ -36,6 +36,24 @@ typedef enum BsQueryText
 extern int	bs_record_query_text;
 extern int	bs_progress_interval_ms;
 
+/*
+ * The SQL version whose definition of a function called its C entry point.
+ * A function whose arguments or columns changed binds one C symbol per
+ * version from 1.2 on (bench_seqscan_1_2, ...), which calls the one
+ * internal function with its version.  The released scripts of 1.0 and
+ * 1.1 bind one symbol for both versions (bench_seqscan, ...); that legacy
+ * entry point asks bs_legacy_sql_version which of the two called it.
+ */
+typedef enum BsSqlVersion
+{
+	BS_SQL_1_0 = 10,
+	BS_SQL_1_1 = 11,
+	BS_SQL_1_2 = 12
+} BsSqlVersion;
+
+extern BsSqlVersion bs_legacy_sql_version(FunctionCallInfo fcinfo,
+										  int nargs_1_0, int nargs_1_1);
+
 /* benchstore.c: arguments, units, names */
 #define BS_MAX_REPEAT		1000	/* runs of one call, bench_seqscan and bench_query */
 typedef enum BsCacheState
@@ -92,25 +110,8 @@ extern bool bs_os_reads_end(BsOsReads *r, uint64 others_bytes,
 							uint64 buffer_read_bytes, uint64 scanned_bytes,
 							uint64 *bytes);
 
-/* iostat.c: latency histogram (see iostat.c) */
-#define BS_HIST_SUB_BITS	7	/* 128 buckets per power of two */
-#define BS_HIST_MAX_EXP		40	/* values up to 2^41 - 1 ns */
-#define BS_HIST_NBUCKETS	(((BS_HIST_MAX_EXP - BS_HIST_SUB_BITS) << BS_HIST_SUB_BITS) + \
-							 (2 << BS_HIST_SUB_BITS))
-
-typedef struct BsHistogram
-{
-	uint64		count;
-	uint64		sum_ns;
-	uint64		max_ns;
-	uint64		buckets[BS_HIST_NBUCKETS];
-} BsHistogram;
-
-extern void bs_hist_reset(BsHistogram *h);
-extern void bs_hist_add(BsHistogram *h, uint64 ns);
-extern void bs_hist_merge(BsHistogram *dst, const BsHistogram *src);
-extern double bs_hist_percentile_ns(const BsHistogram *h, double q);
-extern Datum bs_hist_jsonb(const BsHistogram *h);
+/* histogram.c: the latency histogram */
+#include "histogram.h"
 
 /* benchstore.c: a parallel run's workers, ready before its clock starts */
 extern void bs_wait_parallel_workers_ready(ParallelContext *pcxt,
@@ -203,6 +204,7 @@ extern void bs_run_arg_text(BsRun *run, const char *key, const char *value);
 extern void bs_run_arg_int(BsRun *run, const char *key, int64 value);
 extern void bs_run_arg_bool(BsRun *run, const char *key, bool value);
 extern void bs_run_arg_json(BsRun *run, const char *key, const char *json);
+extern void bs_run_arg_sample_interval(BsRun *run, int64 interval_us);
 extern void bs_run_put_row(BsRun *run, struct ReturnSetInfo *rsinfo,
 						   Datum *values, bool *nulls);
 struct BsSeries;

@@ -52,6 +52,7 @@
 
 PG_FUNCTION_INFO_V1(bench_cache_status);
 PG_FUNCTION_INFO_V1(bench_cache_evict);
+PG_FUNCTION_INFO_V1(bench_cache_evict_1_2);
 
 /*
  * Path of segment segno of a fork, given the path of its first segment:
@@ -754,10 +755,28 @@ bench_cache_status(PG_FUNCTION_ARGS)
  *
  * Checkpoint, then evict the relation's main fork from shared buffers
  * (17+) and from the OS page cache, exactly as a cold bench_seqscan run
- * does before it starts.  1.1's definition has the first four columns.
+ * does before it starts.
+ *
+ * Entry points: bench_cache_evict_1_2 for 1.2's definition (six columns);
+ * bench_cache_evict for the released ones, 1.0's and 1.1's (the first
+ * four).
  */
+static Datum cache_evict_run(FunctionCallInfo fcinfo, BsSqlVersion version);
+
+Datum
+bench_cache_evict_1_2(PG_FUNCTION_ARGS)
+{
+	return cache_evict_run(fcinfo, BS_SQL_1_2);
+}
+
 Datum
 bench_cache_evict(PG_FUNCTION_ARGS)
+{
+	return cache_evict_run(fcinfo, bs_legacy_sql_version(fcinfo, 1, 1));
+}
+
+static Datum
+cache_evict_run(FunctionCallInfo fcinfo, BsSqlVersion version)
 {
 	BsTarget   *target;
 	int			nfiles;
@@ -791,5 +810,5 @@ bench_cache_evict(PG_FUNCTION_ARGS)
 	values[4] = Float8GetDatum((double) (shared_before + local_before) * BLCKSZ / BS_BYTES_PER_MB);
 	values[5] = Float8GetDatum((double) (cold.shared_pages + cold.local_pages) * BLCKSZ / BS_BYTES_PER_MB);
 	PG_RETURN_DATUM(cache_result(fcinfo, values, nulls,
-								 tupdesc->natts == 4 ? 4 : 6));
+								 version >= BS_SQL_1_2 ? 6 : 4));
 }

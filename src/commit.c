@@ -78,6 +78,7 @@
 #include "utils/wait_event.h"
 
 PG_FUNCTION_INFO_V1(bench_commit);
+PGDLLEXPORT void bench_commit_session_worker(Datum main_arg);
 
 #define BS_COMMIT_MAX_PAYLOAD	(1024 * 1024)
 
@@ -126,8 +127,8 @@ enum
  */
 
 /* One session: its table, then one insert per transaction until told to stop. */
-void
-bs_commit_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
+static void
+commit_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
 {
 	char	   *payload;
 	char	   *table;
@@ -214,6 +215,13 @@ bs_commit_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
 			CommitTransactionCommand();
 		bs_session_count(sh, slot, &before);
 	}
+}
+
+/* Entry point of a bench_commit session (a dynamic background worker; src/sessions.c). */
+void
+bench_commit_session_worker(Datum main_arg)
+{
+	bs_session_main(main_arg, commit_session_run);
 }
 
 /* ---------------------------------------------------------------------
@@ -338,7 +346,8 @@ bench_commit(PG_FUNCTION_ARGS)
 	/* what this role's earlier runs left behind (a crash) */
 	(void) bs_run_tables_drop_leftovers("commit");
 
-	r = bs_sessions_create(BS_WORKLOAD_COMMIT, "bench_commit session", "session",
+	r = bs_sessions_create(BS_WORKLOAD_COMMIT, "bench_commit_session_worker",
+						   "bench_commit session", "session",
 						   nsessions);
 	sh = r->sh;
 	sh->spcoid = spcoid;

@@ -218,6 +218,17 @@ bs_run_arg_json(BsRun *run, const char *key, const char *json)
 	appendStringInfoString(&run->args, json);
 }
 
+/* The history's record of the argument: seconds, or null for none. */
+void
+bs_run_arg_sample_interval(BsRun *run, int64 interval_us)
+{
+	if (interval_us > 0)
+		bs_run_arg_json(run, "sample_interval_s",
+						psprintf("%.6g", interval_us / 1e6));
+	else
+		bs_run_arg_json(run, "sample_interval_s", "null");
+}
+
 /*
  * Return a result row to the caller and, when the run is recorded, keep
  * it as a JSON object named by the result columns.

@@ -1,6 +1,6 @@
 /*-------------------------------------------------------------------------
  *
- * perm.c
+ * permutation.c
  *	  A random order of the blocks of a file or a relation, each block once
  *	  per pass, in constant memory: a keyed permutation of 0 .. n-1.
  *
@@ -13,7 +13,7 @@
  * _bench_random_keys by bench_generate_randread, which numbers the rows
  * of its table in this order.
  *
- * src/perm.c
+ * src/permutation.c
  *
  *-------------------------------------------------------------------------
  */
@@ -22,7 +22,7 @@
 #include "benchstore.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "perm.h"
+#include "permutation.h"
 
 /* A round function: a 64-bit mixer (its constants are MurmurHash3's). */
 static inline uint64

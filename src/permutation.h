@@ -1,14 +1,14 @@
 /*-------------------------------------------------------------------------
  *
- * perm.h
- *	  A random order of 0 .. n-1 without a table (perm.c).
+ * permutation.h
+ *	  A random order of 0 .. n-1 without a table (permutation.c).
  *
- * src/perm.h
+ * src/permutation.h
  *
  *-------------------------------------------------------------------------
  */
-#ifndef BENCHSTORE_PERM_H
-#define BENCHSTORE_PERM_H
+#ifndef BENCHSTORE_PERMUTATION_H
+#define BENCHSTORE_PERMUTATION_H
 
 #include "common/pg_prng.h"
 
@@ -38,4 +38,4 @@ typedef struct BsPermCursor
 extern void bs_perm_cursor_init(BsPermCursor *c, uint64 seed);
 extern uint64 bs_perm_cursor_at(BsPermCursor *c, uint64 n, uint64 pos);
 
-#endif							/* BENCHSTORE_PERM_H */
+#endif							/* BENCHSTORE_PERMUTATION_H */

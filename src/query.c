@@ -67,6 +67,7 @@
 #include "utils/snapmgr.h"
 
 PG_FUNCTION_INFO_V1(bench_query);
+PG_FUNCTION_INFO_V1(bench_query_1_2);
 
 /* How much of the query text names it in the history's target column. */
 #define BS_TARGET_CHARS		200
@@ -839,13 +840,34 @@ relations_array(List *relids)
 /*
  * bench_query(query text, cache text DEFAULT 'warm', repeat integer
  *			   DEFAULT 1, label text DEFAULT NULL, record boolean DEFAULT
- *			   true, allow_writes boolean DEFAULT false)
+ *			   true, allow_writes boolean DEFAULT false,
+ *			   sample_interval interval DEFAULT '1s')
  *	RETURNS SETOF record
  *
- * One row per run; the columns are documented in benchstore--1.0.sql.
+ * One row per run; the columns are documented in
+ * src/sql/benchstore/query.sql.
+ *
+ * Entry points: bench_query_1_2 for 1.2's definition; bench_query for the
+ * released ones, 1.0's and 1.1's, which have the same arguments (no
+ * sample_interval) and differ in their columns only (1.0's end before
+ * distributed, 1.1's before cached_pct).
  */
+static Datum query_run(FunctionCallInfo fcinfo, BsSqlVersion version);
+
+Datum
+bench_query_1_2(PG_FUNCTION_ARGS)
+{
+	return query_run(fcinfo, BS_SQL_1_2);
+}
+
 Datum
 bench_query(PG_FUNCTION_ARGS)
+{
+	return query_run(fcinfo, bs_legacy_sql_version(fcinfo, 6, 6));
+}
+
+static Datum
+query_run(FunctionCallInfo fcinfo, BsSqlVersion version)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	char	   *query;
@@ -878,7 +900,7 @@ bench_query(PG_FUNCTION_ARGS)
 				 errmsg("repeat must be between 1 and %d", BS_MAX_REPEAT)));
 
 	/* sample_interval, argument 6 from version 1.2 on */
-	if (PG_NARGS() > 6)
+	if (version >= BS_SQL_1_2)
 		sample_interval_us = bs_sample_interval_arg(fcinfo, 6);
 
 	/* Parse and check once: the errors come before anything is done. */
@@ -894,9 +916,9 @@ bench_query(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, 0);
 	/* 1.0's definition ends before distributed, 1.1's before cached_pct */
-	if (rsinfo->setDesc->natts != BS_QUERY_NCOLS &&
-		rsinfo->setDesc->natts != COL_CACHED_PCT &&
-		rsinfo->setDesc->natts != COL_DISTRIBUTED)
+	if (version >= BS_SQL_1_2 ? rsinfo->setDesc->natts != BS_QUERY_NCOLS :
+		(rsinfo->setDesc->natts != COL_CACHED_PCT &&
+		 rsinfo->setDesc->natts != COL_DISTRIBUTED))
 		elog(ERROR, "bench_query: result has %d columns, expected %d",
 			 rsinfo->setDesc->natts, BS_QUERY_NCOLS);
 	BlessTupleDesc(rsinfo->setDesc);
@@ -945,7 +967,7 @@ bench_query(PG_FUNCTION_ARGS)
 			bs_run_arg_text(&history, "cache", bs_cache_states[cache]);
 			bs_run_arg_int(&history, "repeat", repeat);
 			bs_run_arg_bool(&history, "allow_writes", allow_writes);
-			if (PG_NARGS() > 6)
+			if (version >= BS_SQL_1_2)
 				bs_run_arg_sample_interval(&history, sample_interval_us);
 			foreach(lc, relids)
 				bs_run_tablespace(&history, get_rel_tablespace(lfirst_oid(lc)));

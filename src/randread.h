@@ -16,7 +16,7 @@
 #include "benchstore.h"
 #include "common/pg_prng.h"
 #include "nodes/pg_list.h"
-#include "perm.h"
+#include "permutation.h"
 #include "port/atomics.h"
 #include "utils/rel.h"
 

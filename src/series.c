@@ -62,17 +62,6 @@ bs_sample_interval_arg(FunctionCallInfo fcinfo, int argno)
 	return (int64) us;
 }
 
-/* The history's record of the argument: seconds, or null for none. */
-void
-bs_run_arg_sample_interval(BsRun *run, int64 interval_us)
-{
-	if (interval_us > 0)
-		bs_run_arg_json(run, "sample_interval_s",
-						psprintf("%.6g", interval_us / 1e6));
-	else
-		bs_run_arg_json(run, "sample_interval_s", "null");
-}
-
 void
 bs_series_init(BsSeries *series)
 {
@@ -166,44 +155,6 @@ bs_sample_buffer_split(BsSampleCounts *c, const BufferUsage *start)
 							  pgBufferUsage.local_blks_read - start->local_blks_read) * BLCKSZ;
 	c->hit_bytes = (uint64) (pgBufferUsage.shared_blks_hit - start->shared_blks_hit +
 							 pgBufferUsage.local_blks_hit - start->local_blks_hit) * BLCKSZ;
-}
-
-/*
- * A copy of a histogram another process is adding to.  Each bucket has a
- * single writer and is read whole (aligned 8-byte loads), so the copy is
- * at worst an operation or two behind, never torn.
- */
-void
-bs_hist_copy_volatile(BsHistogram *dst, const BsHistogram *src)
-{
-	const volatile BsHistogram *v = (const volatile BsHistogram *) src;
-
-	dst->count = v->count;
-	dst->sum_ns = v->sum_ns;
-	dst->max_ns = v->max_ns;
-	for (int i = 0; i < BS_HIST_NBUCKETS; i++)
-		dst->buckets[i] = v->buckets[i];
-}
-
-/*
- * dst += now - before: what a cumulative histogram gained between two
- * snapshots.  The maximum stays the later one's (an upper bound).
- */
-void
-bs_hist_difference(BsHistogram *dst, const BsHistogram *now,
-				   const BsHistogram *before)
-{
-	for (int i = 0; i < BS_HIST_NBUCKETS; i++)
-	{
-		uint64		gained = now->buckets[i] >= before->buckets[i] ?
-			now->buckets[i] - before->buckets[i] : 0;
-
-		dst->buckets[i] += gained;
-		dst->count += gained;
-	}
-	if (now->sum_ns >= before->sum_ns)
-		dst->sum_ns += now->sum_ns - before->sum_ns;
-	dst->max_ns = Max(dst->max_ns, now->max_ns);
 }
 
 /* The interval's mean, p50 and p99 from its histogram; unknown when empty. */

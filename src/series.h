@@ -85,7 +85,6 @@ typedef struct BsSampler
 } BsSampler;
 
 extern int64 bs_sample_interval_arg(FunctionCallInfo fcinfo, int argno);
-extern void bs_run_arg_sample_interval(BsRun *run, int64 interval_us);
 extern void bs_series_init(BsSeries *series);
 extern void bs_series_add(BsSeries *series, const BsSample *sample,
 						  const char *what);
@@ -93,11 +92,8 @@ extern void bs_sample_blank(BsSample *sample);
 extern void bs_sample_from_counts(BsSample *sample, instr_time start,
 								  const BsSampleCounts *from,
 								  const BsSampleCounts *to);
-extern void bs_hist_difference(BsHistogram *dst, const BsHistogram *now,
-							   const BsHistogram *before);
 struct BufferUsage;
 extern void bs_sample_buffer_split(BsSampleCounts *c, const struct BufferUsage *start);
-extern void bs_hist_copy_volatile(BsHistogram *dst, const BsHistogram *src);
 extern void bs_sample_latency(BsSample *sample, const BsHistogram *interval);
 
 extern void bs_sampler_begin(BsSampler *sampler, int64 interval_us,

@@ -24,9 +24,9 @@
  * cancel, error or end: it checks a stop flag between transactions and
  * the caller's process every 100 ms.  A session's error fails the run,
  * naming the session; one that exits without a word (terminated, crashed)
- * fails it too.  What a session does is its workload's
- * (bs_commit_session_run in src/commit.c, bs_tpcb_session_run in
- * src/tpcb.c).
+ * fails it too.  What a session does is its workload's: each workload's
+ * own worker entry point (in src/commit.c, src/tpcb.c) hands its body to
+ * bs_session_main here.
  *
  * src/sessions.c
  *
@@ -63,7 +63,6 @@
 #include "utils/snapmgr.h"
 #include "utils/wait_event.h"
 
-PGDLLEXPORT void bench_session_worker(Datum main_arg);
 
 /* ---------------------------------------------------------------------
  * A session (a dynamic background worker)
@@ -216,9 +215,9 @@ bs_session_latency(BsSessionSlot *slot, uint64 ns)
 		bs_hist_add(&slot->measured, ns);
 }
 
-/* Entry point of a session. */
+/* A session, run by its workload's entry point with its body. */
 void
-bench_session_worker(Datum main_arg)
+bs_session_main(Datum main_arg, BsSessionBody body)
 {
 	dsm_segment *seg;
 	BsSessionsShared *sh;
@@ -261,10 +260,7 @@ bench_session_worker(Datum main_arg)
 			(void) set_config_option("track_wal_io_timing", "on",
 									 PGC_SUSET, PGC_S_SESSION, GUC_ACTION_SET,
 									 true, 0, false);
-		if (sh->workload == BS_WORKLOAD_TPCB)
-			bs_tpcb_session_run(sh, slot, n);
-		else
-			bs_commit_session_run(sh, slot, n);
+		body(sh, slot, n);
 		/* the session's statistics reach the server before it says done */
 		pgstat_report_stat(true);
 	}
@@ -475,8 +471,8 @@ bs_sessions_read_wal_flushes(BsWalFlushes *f)
  * bs_sessions_execute.
  */
 BsSessionsRun *
-bs_sessions_create(BsWorkload workload, const char *what, const char *noun,
-				   int nsessions)
+bs_sessions_create(BsWorkload workload, const char *worker_function,
+				   const char *what, const char *noun, int nsessions)
 {
 	BsSessionsRun *r = palloc0(sizeof(BsSessionsRun));
 	BsSessionsShared *sh;
@@ -488,6 +484,7 @@ bs_sessions_create(BsWorkload workload, const char *what, const char *noun,
 	sh = dsm_segment_address(r->seg);
 	memset(sh, 0, size);
 	sh->workload = workload;
+	strlcpy(sh->worker_function, worker_function, sizeof(sh->worker_function));
 	strlcpy(sh->what, what, sizeof(sh->what));
 	strlcpy(sh->noun, noun, sizeof(sh->noun));
 	sh->dboid = MyDatabaseId;
@@ -780,7 +777,7 @@ run_sessions(BsSessionsRun *r)
 		worker.bgw_start_time = BgWorkerStart_ConsistentState;
 		worker.bgw_restart_time = BGW_NEVER_RESTART;
 		snprintf(worker.bgw_library_name, BGW_MAXLEN, "benchstore");
-		snprintf(worker.bgw_function_name, BGW_MAXLEN, "bench_session_worker");
+		strlcpy(worker.bgw_function_name, sh->worker_function, BGW_MAXLEN);
 		snprintf(worker.bgw_name, BGW_MAXLEN, "%s %d", sh->what, i + 1);
 		snprintf(worker.bgw_type, BGW_MAXLEN, "%s", sh->what);
 		worker.bgw_main_arg = UInt32GetDatum(dsm_segment_handle(r->seg));

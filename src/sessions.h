@@ -68,6 +68,7 @@ typedef struct BsSessionSlot
 typedef struct BsSessionsShared
 {
 	BsWorkload	workload;
+	char		worker_function[BGW_MAXLEN];	/* the workload's entry point */
 	char		what[32];		/* "bench_commit session", "bench_tpcb client" */
 	char		noun[16];		/* "session", "client" */
 	Oid			dboid;
@@ -146,8 +147,10 @@ typedef struct BsSessionsRun
 } BsSessionsRun;
 
 /* the caller */
-extern BsSessionsRun *bs_sessions_create(BsWorkload workload, const char *what,
-										 const char *noun, int nsessions);
+extern BsSessionsRun *bs_sessions_create(BsWorkload workload,
+										 const char *worker_function,
+										 const char *what, const char *noun,
+										 int nsessions);
 extern void bs_sessions_execute(BsSessionsRun *r);
 extern void bs_sessions_check_workers(const char *noun, int nsessions);
 extern int64 bs_sessions_duration_arg(FunctionCallInfo fcinfo, int argno);
@@ -166,8 +169,15 @@ extern void bs_session_count(BsSessionsShared *sh, BsSessionSlot *slot,
 							 const WalUsage *before);
 extern void bs_session_latency(BsSessionSlot *slot, uint64 ns);
 
-/* the workloads, in their own files */
-extern void bs_commit_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n);
-extern void bs_tpcb_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n);
+/*
+ * A session's life.  Each workload has a background worker entry point of
+ * its own (bench_commit_session_worker in src/commit.c,
+ * bench_tpcb_session_worker in src/tpcb.c), named to bs_sessions_create,
+ * which hands its body to bs_session_main: the connection as the caller,
+ * the limits counted again, the body, the run table's drop and the report
+ * to the caller.  This file calls no workload by name.
+ */
+typedef void (*BsSessionBody) (BsSessionsShared *sh, BsSessionSlot *slot, int n);
+extern void bs_session_main(Datum main_arg, BsSessionBody body);
 
 #endif							/* BENCHSTORE_SESSIONS_H */

@@ -64,6 +64,7 @@
 #include "utils/timestamp.h"
 
 PG_FUNCTION_INFO_V1(bench_tpcb);
+PGDLLEXPORT void bench_tpcb_session_worker(Datum main_arg);
 
 /* pgbench's scaling rules */
 #define TPCB_ACCOUNTS_PER_BRANCH	100000
@@ -221,8 +222,8 @@ run_tpcb_transaction(BsSessionsShared *sh, BsSessionSlot *slot,
 }
 
 /* One client: pgbench's transaction, again and again, until told to stop. */
-void
-bs_tpcb_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
+static void
+tpcb_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
 {
 	TpcbPlans	plans;
 	pg_prng_state prng;
@@ -272,6 +273,13 @@ bs_tpcb_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
 		slot->os_read_known = bs_os_read_bytes(&os_after);
 		slot->os_read_bytes = os_after - os_before;
 	}
+}
+
+/* Entry point of a bench_tpcb client (a dynamic background worker; src/sessions.c). */
+void
+bench_tpcb_session_worker(Datum main_arg)
+{
+	bs_session_main(main_arg, tpcb_session_run);
 }
 
 /* ---------------------------------------------------------------------
@@ -537,7 +545,8 @@ bench_tpcb(PG_FUNCTION_ARGS)
 		elog(ERROR, "bench_tpcb: result has %d columns, expected %d",
 			 rsinfo->setDesc->natts, BS_TPCB_NCOLS);
 
-	r = bs_sessions_create(BS_WORKLOAD_TPCB, "bench_tpcb client", "client", nclients);
+	r = bs_sessions_create(BS_WORKLOAD_TPCB, "bench_tpcb_session_worker",
+						   "bench_tpcb client", "client", nclients);
 	sh = r->sh;
 	sh->scale = (int) scale;
 	sh->seed = pg_prng_uint64(&pg_global_prng_state);

@@ -200,6 +200,20 @@ $node->safe_psql('v11', qq{
 	$dba_grants
 	$dba_grants_11
 	SELECT bench_record('pgbench', 'v11-db', '{"tps": 99.5}', 'at-1.1');});
+# The current library serves 1.1's definitions too (they bind the legacy
+# entry points, as 1.0's do): iodepth, and 1.1's columns.
+$node->safe_psql('v11', 'CREATE TABLE t11 AS SELECT g FROM generate_series(1, 1000) g');
+is($node->safe_psql('v11', q{SELECT string_agg(mode || ':' || iodepth, ',')
+	FROM bench_seqscan('t11', 'raw', iodepth => 1, record => false)}),
+	'raw:1', 'a 1.1 definition runs with the current library: bench_seqscan');
+is($node->safe_psql('v11', q{SELECT string_agg(test || ':' || iodepth, ',')
+	FROM bench_tablespace_io(size => '1MB', direct => false, tests => '{seqwrite}',
+		iodepth => 1, record => false)}),
+	'seqwrite:1', 'and bench_tablespace_io');
+is($node->safe_psql('v11', q{SELECT count(*) FROM bench_query('SELECT 1', record => false)}),
+	'1', 'and bench_query');
+is($node->safe_psql('v11', q{SELECT files FROM bench_cache_evict('t11')}),
+	'1', 'and bench_cache_evict, with its four columns');
 my $v11_runs = $node->safe_psql('v11',
 	'SELECT string_agg(bench_run_json(run_id)::text, E\'\\n\' ORDER BY run_id) FROM bench_run');
 $node->safe_psql('v11', 'ALTER EXTENSION benchstore UPDATE');
@@ -276,6 +290,14 @@ is($node->safe_psql('restored',
 my $max = $node->safe_psql('restored', 'SELECT max(run_id) FROM bench_run');
 my $next = $node->safe_psql('restored', q{SELECT bench_record('x', 'y', '{"v": 1}', 'after')});
 cmp_ok($next, '>', $max, 'run ids go on after the restored ones');
+
+# A definition of a legacy entry point that no version has is refused.
+$node->safe_psql('postgres', q{CREATE FUNCTION bad_seqscan(regclass) RETURNS SETOF record
+	AS '$libdir/benchstore', 'bench_seqscan' LANGUAGE C});
+my ($rc, $out, $err) = $node->psql('postgres',
+	q{SELECT * FROM bad_seqscan('pg_class') AS (x integer)}, on_error_stop => 1);
+like($err, qr/has 1 argument, which no version of benchstore has/,
+	'a legacy entry point refuses a definition no version has');
 
 $node->stop;
 done_testing();

@@ -28,7 +28,7 @@ CREATE OR REPLACE FUNCTION bench_cache_evict(
 	OUT shared_buffers_mb_after float8	-- after: 17+ evicts unpinned shared buffers; 15, 16 cannot (1.2)
 )
 RETURNS record
-AS 'MODULE_PATHNAME', 'bench_cache_evict'
+AS 'MODULE_PATHNAME', 'bench_cache_evict_1_2'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION bench_cache_evict(regclass) IS

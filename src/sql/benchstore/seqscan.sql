@@ -44,7 +44,7 @@ CREATE OR REPLACE FUNCTION bench_seqscan(
 	OUT served_by text				-- cold: 'storage', or 'cache below' when the block devices' counts show a cache under the filesystem answered; warm: NULL (1.2)
 )
 RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'bench_seqscan'
+AS 'MODULE_PATHNAME', 'bench_seqscan_1_2'
 LANGUAGE C VOLATILE PARALLEL UNSAFE
 ROWS 1;
 

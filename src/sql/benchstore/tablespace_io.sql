@@ -49,7 +49,7 @@ CREATE OR REPLACE FUNCTION bench_tablespace_io(
 	OUT steady_criterion text			-- the criterion and its window, e.g. 'iops:5% over 30 s' (1.2)
 )
 RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'bench_tablespace_io'
+AS 'MODULE_PATHNAME', 'bench_tablespace_io_1_2'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval, interval, text, text, interval, boolean) IS
@@ -97,7 +97,7 @@ CREATE OR REPLACE FUNCTION bench_tablespaces_io(
 	OUT steady_criterion text			-- (1.2)
 )
 RETURNS SETOF record
-AS 'MODULE_PATHNAME', 'bench_tablespaces_io'
+AS 'MODULE_PATHNAME', 'bench_tablespaces_io_1_2'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
 
 COMMENT ON FUNCTION bench_tablespaces_io(name[], text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval, interval, text, text, interval, boolean) IS
