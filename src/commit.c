@@ -217,7 +217,10 @@ commit_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
 	}
 }
 
-/* Entry point of a bench_commit session (a dynamic background worker; src/sessions.c). */
+/*
+ * Entry point of a bench_commit session: a dynamic background worker, started
+ * and run by src/sessions.c with this workload's body.
+ */
 void
 bench_commit_session_worker(Datum main_arg)
 {

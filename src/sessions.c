@@ -63,7 +63,6 @@
 #include "utils/snapmgr.h"
 #include "utils/wait_event.h"
 
-
 /* ---------------------------------------------------------------------
  * A session (a dynamic background worker)
  * ---------------------------------------------------------------------

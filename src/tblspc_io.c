@@ -974,11 +974,10 @@ describe_run(BsRun *run, FunctionCallInfo fcinfo, const BsIoArgs *args)
 	if (args->run_columns)
 		bs_run_arg_int(run, "repeat", args->repeat);
 	if (args->version >= BS_SQL_1_2)
-		bs_run_arg_sample_interval(run, args->sample_interval_us);
-	if (args->version >= BS_SQL_1_2)
 	{
 		BsSteadyArgs sa;
 
+		bs_run_arg_sample_interval(run, args->sample_interval_us);
 		sa.ramp_us = args->ramp_us;
 		sa.until = args->until_steady ? "steady" : "size";
 		sa.steady = args->steady;

@@ -275,7 +275,10 @@ tpcb_session_run(BsSessionsShared *sh, BsSessionSlot *slot, int n)
 	}
 }
 
-/* Entry point of a bench_tpcb client (a dynamic background worker; src/sessions.c). */
+/*
+ * Entry point of a bench_tpcb client: a dynamic background worker, started
+ * and run by src/sessions.c with this workload's body.
+ */
 void
 bench_tpcb_session_worker(Datum main_arg)
 {
