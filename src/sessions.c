@@ -792,10 +792,23 @@ run_sessions(BsSessionsRun *r)
 							 sh->noun)));
 		r->nstarted++;
 		if (WaitForBackgroundWorkerStartup(r->handles[i], &pid) != BGWH_STARTED)
+		{
+			/*
+			 * A session that started, failed and exited before this wait
+			 * saw it running is reported stopped: its own error, or an
+			 * earlier session's, is what the caller must see.
+			 */
+			for (int j = 0; j <= i; j++)
+			{
+				pg_read_barrier();
+				if (sh->slots[j].failed)
+					raise_session_error(sh, j);
+			}
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 					 errmsg("%s %d of %d could not start", sh->what, i + 1, sh->nsessions),
 					 errhint("More details may be available in the server log.")));
+		}
 	}
 	for (int waited_ms = 0;; waited_ms += BS_SESSIONS_CHECK_MS)
 	{
