@@ -61,6 +61,12 @@ FROM (SELECT * FROM bench_randread('rr_t', reads => 300, seed => 7, record => fa
 	  UNION ALL SELECT * FROM bench_randread('rr_t', reads => 300, seed => 7, depth => 8, record => false)) r
 ORDER BY depth;
 SELECT current_setting('effective_io_concurrency') = :'eic_before' AS eic_restored;
+-- and the run's settings snapshot keeps the session's value: the depth is
+-- the run's argument, not a setting of the server.
+SELECT count(*) AS runs FROM bench_randread('rr_t', reads => 50, depth => 8, label => 'rr-eic');
+SELECT r.settings ->> 'effective_io_concurrency' = :'eic_before' AS recorded_eic_is_the_session_s,
+	   (r.arguments ->> 'depth')::int AS recorded_depth
+FROM bench_run r WHERE r.label = 'rr-eic';
 
 -- Only the OS page cache holds the table (17+ drops its shared buffers;
 -- 15 and 16 keep them, and those reads stay hits): no device read.
