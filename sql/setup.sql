@@ -37,14 +37,17 @@ ORDER BY 1, 2;
 
 -- Who may run what: cold-cache eviction needs the checkpoint right, the
 -- tablespace I/O tests the right to write server files; the history is
--- open to all.
+-- open to all.  Every function of the extension, the internal ones (_bench_*)
+-- too: this is the one place the surface and its rights are pinned
+-- (test/t/021_privileges.pl pins benchstore_cluster's, which needs PL/Proxy).
 SELECT p.proname AS function,
+	   regexp_replace(pg_get_function_identity_arguments(p.oid), '^(.{40}).+$', '\1...') AS arguments,
 	   has_function_privilege('public', p.oid, 'EXECUTE') AS public,
 	   has_function_privilege('pg_checkpoint', p.oid, 'EXECUTE') AS pg_checkpoint,
-	   has_function_privilege('pg_write_server_files', p.oid, 'EXECUTE') AS pg_write_server_files
-FROM pg_proc p
-WHERE p.proname LIKE 'bench\_%'
-ORDER BY 1::text;
+	   has_function_privilege('pg_write_server_files', p.oid, 'EXECUTE') AS pg_write_server_files,
+	   p.prosecdef AS security_definer
+FROM ext_function p
+ORDER BY p.proname COLLATE "C", 2;
 
 -- The history's tables and view: everyone reads them (pg_dump must) and
 -- deletes their own runs; only the benchmarks and bench_record insert.
