@@ -10,6 +10,7 @@
 MODULE_big = benchstore
 OBJS = \
 	src/attribution.o \
+	src/bench_driver.o \
 	src/benchstore.o \
 	src/blockdev.o \
 	src/cache.o \
@@ -108,9 +109,7 @@ bs-built-scripts:
 	@echo $(DATA_built)
 
 # The objects depend on the shared headers (PGXS tracks no dependencies).
-$(OBJS): src/benchstore.h src/compat.h src/target.h src/seqscan.h src/io_engine.h \
-	src/series.h src/steady.h src/permutation.h src/attribution.h src/sessions.h \
-	src/safe_spi.h src/run_tables.h src/session_limits.h src/histogram.h src/tblspc_io.h src/scan_reads.h
+$(OBJS): $(wildcard src/*.h)
 
 # The release archive for PGXN (and anyone): META.json's version, built by
 # git archive from the committed tree (HEAD), into dist/.

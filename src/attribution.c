@@ -39,7 +39,10 @@
 #include <unistd.h>
 
 #include "attribution.h"
+#include "benchstore.h"
+#include "cache.h"
 #include "compat.h"
+#include "histogram.h"
 #include "lib/stringinfo.h"
 #include "storage/fd.h"
 #include "utils/builtins.h"

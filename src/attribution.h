@@ -11,7 +11,7 @@
 #ifndef BS_ATTRIBUTION_H
 #define BS_ATTRIBUTION_H
 
-#include "benchstore.h"
+#include "histogram.h"
 #include "utils/rel.h"
 
 typedef enum BsReadClass

@@ -32,6 +32,7 @@
 #include "access/relation.h"
 #include "benchstore.h"
 #include "blockdev.h"
+#include "cache.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_tablespace_d.h"
 #include "compat.h"

@@ -27,7 +27,7 @@
 #include "catalog/pg_type.h"
 #include "benchstore.h"
 #include "safe_spi.h"
-#include "target.h"
+#include "citus.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"

@@ -58,7 +58,6 @@
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
-#include "benchstore.h"
 
 /* One kept connection: whose, to which node, and how it was opened. */
 typedef struct BsKeptConn

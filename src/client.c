@@ -31,13 +31,13 @@
  */
 #include "postgres.h"
 
+#include "client.h"
 #include "miscadmin.h"
 #include "tcop/dest.h"
 #include "tcop/tcopprot.h"
 #include "utils/guc.h"
 #include "utils/timeout.h"
 
-#include "benchstore.h"
 
 /*
  * Start watching the client for one benchmark call.  bs_client_watch_end

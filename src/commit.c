@@ -46,10 +46,13 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_namespace.h"
+#include "bench_driver.h"
 #include "commands/tablespace.h"
 #include "compat.h"
 #include "executor/instrument.h"
 #include "funcapi.h"
+#include "histogram.h"
+#include "history.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "nodes/makefuncs.h"
@@ -59,6 +62,7 @@
 #include "run_tables.h"
 #include "safe_spi.h"
 #include "series.h"
+#include "session_limits.h"
 #include "sessions.h"
 #include "storage/condition_variable.h"
 #include "storage/dsm.h"
@@ -246,7 +250,6 @@ bench_commit_session_worker(Datum main_arg)
 Datum
 bench_commit(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	int32		nsessions;
 	int64		duration_us;
 	int64		payload_bytes;
@@ -256,8 +259,7 @@ bench_commit(PG_FUNCTION_ARGS)
 	int			sync_choice;
 	bool		after_checkpoint;
 	int64		sample_interval_us;
-	BsRun		history;
-	BsClientWatch client;
+	BsBench		b;
 	BsSessionsShared *sh;
 	BsSessionsRun *r;
 	BsSteadyArgs steady;
@@ -294,7 +296,7 @@ bench_commit(PG_FUNCTION_ARGS)
 				 errmsg("after_checkpoint cannot be combined with a ramp"),
 				 errdetail("after_checkpoint measures the first interval after the checkpoint, which a ramp would leave out."),
 				 errhint("Run the ramp as a run of its own first, e.g. bench_commit(duration => '30s', record => false), then bench_commit(after_checkpoint => true).")));
-	bs_run_begin(&history, fcinfo, "commit", 6, 7);
+	bs_bench_begin(&b, fcinfo, "commit", 6, 7);
 
 	/* where the sessions' tables go, and the rights to put them there */
 	if (!PG_ARGISNULL(3))
@@ -329,22 +331,19 @@ bench_commit(PG_FUNCTION_ARGS)
 						   "pg_checkpoint"),
 				 errhint("Run it without after_checkpoint, or as a role granted pg_checkpoint.")));
 
-	bs_run_target(&history, "tablespace", spcname,
+	bs_run_target(&b.history, "tablespace", spcname,
 				  OidIsValid(spcoid) ? spcoid : MyDatabaseTableSpace);
-	bs_run_tablespace(&history, OidIsValid(spcoid) ? spcoid : MyDatabaseTableSpace);
-	bs_run_arg_int(&history, "sessions", nsessions);
-	bs_run_arg_int(&history, "duration_us", duration_us);
-	bs_run_arg_int(&history, "payload_bytes", payload_bytes);
-	bs_run_arg_text(&history, "synchronous_commit", sync_commit_values[sync_choice]);
-	bs_run_arg_bool(&history, "after_checkpoint", after_checkpoint);
-	bs_run_arg_bool(&history, "track_latency", bs_track_latency);
-	bs_run_arg_sample_interval(&history, sample_interval_us);
-	bs_steady_args_record(&history, &steady);
+	bs_run_tablespace(&b.history, OidIsValid(spcoid) ? spcoid : MyDatabaseTableSpace);
+	bs_run_arg_int(&b.history, "sessions", nsessions);
+	bs_run_arg_int(&b.history, "duration_us", duration_us);
+	bs_run_arg_int(&b.history, "payload_bytes", payload_bytes);
+	bs_run_arg_text(&b.history, "synchronous_commit", sync_commit_values[sync_choice]);
+	bs_run_arg_bool(&b.history, "after_checkpoint", after_checkpoint);
+	bs_run_arg_bool(&b.history, "track_latency", bs_track_latency);
+	bs_run_arg_sample_interval(&b.history, sample_interval_us);
+	bs_steady_args_record(&b.history, &steady);
 
-	InitMaterializedSRF(fcinfo, 0);
-	if (rsinfo->setDesc->natts != BS_COMMIT_NCOLS)
-		elog(ERROR, "bench_commit: result has %d columns, expected %d",
-			 rsinfo->setDesc->natts, BS_COMMIT_NCOLS);
+	bs_bench_rows(&b, "bench_commit", BS_COMMIT_NCOLS, BS_COMMIT_NCOLS);
 
 	/* what this role's earlier runs left behind (a crash) */
 	(void) bs_run_tables_drop_leftovers("commit");
@@ -365,9 +364,7 @@ bench_commit(PG_FUNCTION_ARGS)
 	r->steady = steady;
 	initStringInfo(&notes);
 
-	bs_client_watch_begin(&client);
 	bs_sessions_execute(r);
-	bs_client_watch_end(&client);
 
 	{
 		Datum		values[BS_COMMIT_NCOLS];
@@ -474,9 +471,9 @@ bench_commit(PG_FUNCTION_ARGS)
 			values[COL_NOTES] = CStringGetTextDatum(notes.data);
 		else
 			nulls[COL_NOTES] = true;
-		bs_run_put_row_series(&history, rsinfo, values, nulls, &r->series);
+		bs_bench_put_row(&b, values, nulls, &r->series);
 	}
 	dsm_detach(r->seg);
-	bs_run_finish(&history);
+	bs_bench_end(&b);
 	return (Datum) 0;
 }

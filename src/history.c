@@ -44,6 +44,7 @@
 #include "catalog/pg_tablespace_d.h"
 #include "commands/extension.h"
 #include "commands/tablespace.h"
+#include "history.h"
 #include "safe_spi.h"
 #include "funcapi.h"
 #include "miscadmin.h"

@@ -33,7 +33,7 @@
 #include <math.h>
 #include <sys/resource.h>
 
-#include "benchstore.h"
+#include "iostat.h"
 #include "lib/stringinfo.h"
 #include "utils/fmgrprotos.h"
 #include "port/pg_bitutils.h"

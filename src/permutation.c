@@ -19,7 +19,6 @@
  */
 #include "postgres.h"
 
-#include "benchstore.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "permutation.h"

@@ -48,8 +48,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "benchstore.h"
 #include "miscadmin.h"
+#include "prefault.h"
 #include "storage/buf_internals.h"
 #include "storage/bufmgr.h"
 #include "storage/lwlock.h"

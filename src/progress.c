@@ -22,6 +22,7 @@
 #include "postgres.h"
 
 #include "benchstore.h"
+#include "progress.h"
 #include "series.h"
 
 int			bs_progress_interval_ms = 5000;

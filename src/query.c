@@ -36,11 +36,15 @@
 #include "access/relation.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "bench_driver.h"
 #include "benchstore.h"
+#include "cache.h"
+#include "history.h"
 #include "series.h"
 #include "catalog/index.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
+#include "citus.h"
 #include "compat.h"
 #include "executor/executor.h"
 #include "executor/instrument.h"
@@ -130,19 +134,14 @@ count_destroy(DestReceiver *self)
 /* What one run measured. */
 typedef struct BsQueryRun
 {
-	double		elapsed_ms;
+	BsBenchRun *br;				/* its measure, its cold state (driver) */
 	uint64		rows;
-	BufferUsage bu;
-	bool		os_known;
-	uint64		os_read;
 	int			workers_planned;
 	int			workers_launched;
 	List	   *relids;			/* what the plan reads */
 	uint64		bytes;			/* their main forks' size before the run */
-	BsColdState cold;			/* cold: what the eviction left cached */
 	bool		distributed;	/* reads Citus tables: sized by their shards */
 	int64		sample_interval_us; /* 0: no series */
-	BsSeries	series;			/* its time series */
 } BsQueryRun;
 
 /* ----------------------------------------------------------------
@@ -242,7 +241,9 @@ query_series(BsQueryRun *qr, const BsQuerySnap *first, const BsQuerySnap *last)
 	int			nsnaps = query_nsnaps;
 	const BsQuerySnap *prev = first;
 
-	bs_series_init(&qr->series);
+	BsSeries   *series = &qr->br->measure.series;
+
+	bs_series_init(series);
 	for (int i = 0; i <= nsnaps; i++)
 	{
 		const BsQuerySnap *cur = (i < nsnaps) ? &query_snaps[i] : last;
@@ -262,7 +263,7 @@ query_series(BsQueryRun *qr, const BsQuerySnap *first, const BsQuerySnap *last)
 		sample.read_mb = bs_round((double) (cur->read - prev->read) * BLCKSZ / BS_BYTES_PER_MB, 3);
 		sample.hit_mb = bs_round((double) (cur->hit - prev->hit) * BLCKSZ / BS_BYTES_PER_MB, 3);
 		sample.write_mb = bs_round((double) (cur->written - prev->written) * BLCKSZ / BS_BYTES_PER_MB, 3);
-		bs_series_add(&qr->series, &sample, "the query");
+		bs_series_add(series, &sample, "the query");
 		prev = cur;
 	}
 }
@@ -542,10 +543,6 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 {
 	BsCountReceiver dest;
 	QueryDesc  *qd;
-	BufferUsage bu_start;
-	BsOsReads	os_reads;
-	instr_time	start;
-	instr_time	elapsed;
 	BsQuerySnap first;
 	BsQuerySnap last;
 	bool		sampling;
@@ -562,10 +559,7 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 	qd = CreateQueryDesc(stmt, query, GetActiveSnapshot(), InvalidSnapshot,
 						 (DestReceiver *) &dest, NULL, NULL, 0);
 
-	bu_start = pgBufferUsage;
-	bs_os_reads_start(&os_reads);
-	bs_cold_devices_start(&qr->cold);
-	INSTR_TIME_SET_CURRENT(start);
+	bs_measure_start(&qr->br->measure, &qr->br->cold, NULL);
 	query_snap_take(&first);
 	/* a bench_query inside the query (nested) takes no samples of its own */
 	sampling = qr->sample_interval_us > 0 && !query_sampling;
@@ -589,18 +583,9 @@ execute_timed(PlannedStmt *stmt, const char *query, BsQueryRun *qr)
 	PG_END_TRY();
 
 	query_snap_take(&last);
-	INSTR_TIME_SET_CURRENT(elapsed);
+	bs_measure_stop(&qr->br->measure, true, 0, true, qr->bytes);
 	if (sampling && qr->workers_launched == 0 && !qr->distributed)
 		query_series(qr, &first, &last);
-	INSTR_TIME_SUBTRACT(elapsed, start);
-	bs_cold_devices_stop(&qr->cold);
-	memset(&qr->bu, 0, sizeof(qr->bu));
-	BufferUsageAccumDiff(&qr->bu, &pgBufferUsage, &bu_start);
-	qr->os_known = bs_os_reads_end(&os_reads, 0,
-								   (uint64) (qr->bu.shared_blks_read +
-											 qr->bu.local_blks_read) * BLCKSZ,
-								   qr->bytes, &qr->os_read);
-	qr->elapsed_ms = INSTR_TIME_GET_MILLISEC(elapsed);
 	qr->rows = dest.rows;
 
 	FreeQueryDesc(qd);
@@ -666,7 +651,7 @@ plan_and_execute(const BsQuerySpec *spec, BsQueryRun *qr)
 		bs_check_plan_permissions(stmt);
 		memset(&target, 0, sizeof(target));
 		target.storage_relids = qr->relids;
-		bs_make_target_cold(&target, &qr->cold);
+		bs_make_target_cold(&target, &qr->br->cold);
 		foreach(lc, citus)
 			bs_citus_evict_shards(lfirst_oid(lc));
 	}
@@ -866,42 +851,136 @@ bench_query(PG_FUNCTION_ARGS)
 	return query_run(fcinfo, bs_legacy_sql_version(fcinfo, 6, 6));
 }
 
-static Datum
-query_run(FunctionCallInfo fcinfo, BsSqlVersion version)
+/* A call's inputs, and its current run's (see bench_driver.h). */
+typedef struct BsQueryCall
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	char	   *query;
+	BsBench    *b;
+	BsSqlVersion version;
+	const char *query;
 	int			cache;
 	int32		repeat;
 	bool		allow_writes;
-	RawStmt    *raw;
-	BsRun		history;
-	bool		warned_not_cold = false;
-	MemoryContext outercxt;
-	MemoryContext runcxt;
-	ErrorContextCallback errcallback;
+	int64		sample_interval_us;
 	BsQuerySpec spec;
-	BsClientWatch client;
-	int64		sample_interval_us = 0;
+	BsQueryRun	qr;
+} BsQueryCall;
 
+/*
+ * One run, planned, made cold, measured and rolled back in a
+ * subtransaction; the first run's relations describe the call.
+ */
+static void
+query_one_run(void *arg, BsBenchRun *r)
+{
+	BsQueryCall *c = (BsQueryCall *) arg;
+
+	memset(&c->qr, 0, sizeof(c->qr));
+	c->qr.br = r;
+	c->qr.sample_interval_us = c->sample_interval_us;
+	run_in_subtransaction(&c->spec, &c->qr);
+
+	if (r->run == 1)
+	{
+		BsRun	   *history = &c->b->history;
+		MemoryContext runcxt = MemoryContextSwitchTo(c->b->call_context);
+		ListCell   *lc;
+		const char *recorded;
+
+		recorded = recorded_query_text(c->query);
+		bs_run_target(history, "other", query_target(recorded), InvalidOid);
+		bs_run_arg_text(history, "query", recorded);
+		bs_run_arg_text(history, "cache", bs_cache_states[c->cache]);
+		bs_run_arg_int(history, "repeat", c->repeat);
+		bs_run_arg_bool(history, "allow_writes", c->allow_writes);
+		if (c->version >= BS_SQL_1_2)
+			bs_run_arg_sample_interval(history, c->sample_interval_us);
+		foreach(lc, c->qr.relids)
+			bs_run_tablespace(history, get_rel_tablespace(lfirst_oid(lc)));
+		MemoryContextSwitchTo(runcxt);
+	}
+}
+
+/* A run's own columns (the driver has filled the common ones). */
+static void
+query_row(void *arg, BsBenchRun *r, Datum *values, bool *nulls)
+{
+	BsQueryCall *c = (BsQueryCall *) arg;
+	BsQueryRun *qr = &c->qr;
+	const BufferUsage *bu = &r->measure.bu;
+	double		elapsed_ms = r->measure.elapsed_ms;
+	double		size_mb = qr->bytes / BS_BYTES_PER_MB;
+
+	values[COL_CACHE] = CStringGetTextDatum(bs_cache_states[c->cache]);
+	values[COL_ROWS] = Int64GetDatum((int64) qr->rows);
+
+	/*
+	 * The kernel's counters are per process: with parallel workers the
+	 * caller's alone would understate the reads.
+	 */
+	if (qr->workers_launched > 0)
+		nulls[COL_OS_READ_MB] = true;
+	values[COL_RELATIONS] = relations_array(qr->relids);
+	values[COL_SIZE_MB] = Float8GetDatum(size_mb);
+
+	/*
+	 * The rate is what the query read, the blocks it found in buffers and
+	 * those it read, over its time: an index lookup reads a few blocks of
+	 * a large table, not the table.  A distributed query's blocks are read
+	 * on the nodes, whose buffer counters this node does not see: its rate
+	 * is the shards' size over the time, the scan rate the cluster
+	 * achieved.
+	 */
+	if (qr->distributed)
+		values[COL_MB_PER_S] =
+			Float8GetDatum(bs_round(bs_per_second(size_mb, elapsed_ms), 2));
+	else
+		values[COL_MB_PER_S] =
+			Float8GetDatum(bs_round(bs_per_second((double) (bu->shared_blks_hit + bu->local_blks_hit +
+															bu->shared_blks_read + bu->local_blks_read) *
+												  BLCKSZ / BS_BYTES_PER_MB,
+												  elapsed_ms), 2));
+	values[COL_WORKERS_PLANNED] = Int32GetDatum(qr->workers_planned);
+	values[COL_WORKERS_LAUNCHED] = Int32GetDatum(qr->workers_launched);
+	values[COL_DISTRIBUTED] = BoolGetDatum(qr->distributed);
+	if (qr->sample_interval_us > 0 && r->measure.series.nsamples == 0 &&
+		(qr->workers_launched > 0 || qr->distributed))
+		say_no_series(&values[COL_WARNINGS], &nulls[COL_WARNINGS],
+					  qr->distributed);
+}
+
+static Datum
+query_run(FunctionCallInfo fcinfo, BsSqlVersion version)
+{
+	static const BsBenchOps ops = {query_one_run, query_row};
+	BsQueryCall c;
+	BsBench		b;
+	BsBenchRuns runs;
+	RawStmt    *raw;
+	ErrorContextCallback errcallback;
+	char	   *query;
+
+	memset(&c, 0, sizeof(c));
+	c.b = &b;
+	c.version = version;
 	bs_require_arg(fcinfo, 0, "query");
 	bs_require_arg(fcinfo, 1, "cache");
 	bs_require_arg(fcinfo, 2, "repeat");
 	bs_require_arg(fcinfo, 5, "allow_writes");
 
 	query = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	cache = bs_parse_choice(PG_GETARG_TEXT_PP(1), "cache",
-							bs_cache_states, lengthof(bs_cache_states));
-	repeat = PG_GETARG_INT32(2);
-	allow_writes = PG_GETARG_BOOL(5);
-	if (repeat < 1 || repeat > BS_MAX_REPEAT)
+	c.query = query;
+	c.cache = bs_parse_choice(PG_GETARG_TEXT_PP(1), "cache",
+							  bs_cache_states, lengthof(bs_cache_states));
+	c.repeat = PG_GETARG_INT32(2);
+	c.allow_writes = PG_GETARG_BOOL(5);
+	if (c.repeat < 1 || c.repeat > BS_MAX_REPEAT)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("repeat must be between 1 and %d", BS_MAX_REPEAT)));
 
 	/* sample_interval, argument 6 from version 1.2 on */
 	if (version >= BS_SQL_1_2)
-		sample_interval_us = bs_sample_interval_arg(fcinfo, 6);
+		c.sample_interval_us = bs_sample_interval_arg(fcinfo, 6);
 
 	/* Parse and check once: the errors come before anything is done. */
 	errcallback.callback = query_error_callback;
@@ -910,143 +989,34 @@ query_run(FunctionCallInfo fcinfo, BsSqlVersion version)
 	error_context_stack = &errcallback;
 	raw = parse_one_select(query);
 	error_context_stack = errcallback.previous;
-	bs_run_begin(&history, fcinfo, "query", 3, 4);
-	if (cache == 1)
+	bs_bench_begin(&b, fcinfo, "query", 3, 4);
+	if (c.cache == BS_CACHE_COLD)
 		bs_check_checkpoint_privilege(false);
 
-	InitMaterializedSRF(fcinfo, 0);
 	/* 1.0's definition ends before distributed, 1.1's before cached_pct */
-	if (version >= BS_SQL_1_2 ? rsinfo->setDesc->natts != BS_QUERY_NCOLS :
-		(rsinfo->setDesc->natts != COL_CACHED_PCT &&
-		 rsinfo->setDesc->natts != COL_DISTRIBUTED))
-		elog(ERROR, "bench_query: result has %d columns, expected %d",
-			 rsinfo->setDesc->natts, BS_QUERY_NCOLS);
-	BlessTupleDesc(rsinfo->setDesc);
-	history.desc_blessed = true;
+	if (version >= BS_SQL_1_2)
+		bs_bench_rows(&b, "bench_query", BS_QUERY_NCOLS, BS_QUERY_NCOLS);
+	else
+		bs_bench_rows(&b, "bench_query", COL_CACHED_PCT, COL_DISTRIBUTED);
+
+	c.spec.raw = raw;
+	c.spec.query = query;
+	c.spec.allow_writes = c.allow_writes;
+	c.spec.cold = (c.cache == BS_CACHE_COLD);
+	c.spec.caller_read_only = XactReadOnly || RecoveryInProgress();
+	c.spec.errcallback = &errcallback;
 
 	/* each run's plan and executor state live in a context reset after it */
-	outercxt = CurrentMemoryContext;
-	runcxt = AllocSetContextCreate(outercxt, "bench_query run",
-								   ALLOCSET_DEFAULT_SIZES);
+	memset(&runs, 0, sizeof(runs));
+	runs.repeat = c.repeat;
+	runs.ncols = BS_QUERY_NCOLS;
+	runs.columns = BS_BENCH_COMMON_COLUMNS;
+	runs.cold = c.spec.cold;
+	runs.target = NULL;			/* made cold by the run, once planned */
+	runs.cold_what = "the query";
+	runs.run_context = true;
+	bs_bench_run_all(&b, &runs, &ops, &c);
 
-	spec.raw = raw;
-	spec.query = query;
-	spec.allow_writes = allow_writes;
-	spec.cold = (cache == 1);
-	spec.caller_read_only = XactReadOnly || RecoveryInProgress();
-	spec.errcallback = &errcallback;
-
-	bs_client_watch_begin(&client);
-	for (int run = 1; run <= repeat; run++)
-	{
-		List	   *relids;
-		uint64		bytes;
-		double		size_mb;
-		BsQueryRun	qr;
-		Datum		values[BS_QUERY_NCOLS];
-		bool		nulls[BS_QUERY_NCOLS];
-
-		CHECK_FOR_INTERRUPTS();
-		MemoryContextSwitchTo(runcxt);
-
-		memset(&qr, 0, sizeof(qr));
-		qr.sample_interval_us = sample_interval_us;
-		run_in_subtransaction(&spec, &qr);
-		relids = qr.relids;
-		bytes = qr.bytes;
-
-		if (run == 1)
-		{
-			ListCell   *lc;
-			const char *recorded;
-
-			MemoryContextSwitchTo(outercxt);
-			recorded = recorded_query_text(query);
-			bs_run_target(&history, "other", query_target(recorded), InvalidOid);
-			bs_run_arg_text(&history, "query", recorded);
-			bs_run_arg_text(&history, "cache", bs_cache_states[cache]);
-			bs_run_arg_int(&history, "repeat", repeat);
-			bs_run_arg_bool(&history, "allow_writes", allow_writes);
-			if (version >= BS_SQL_1_2)
-				bs_run_arg_sample_interval(&history, sample_interval_us);
-			foreach(lc, relids)
-				bs_run_tablespace(&history, get_rel_tablespace(lfirst_oid(lc)));
-			MemoryContextSwitchTo(runcxt);
-		}
-		if (spec.cold && bs_cold_cached_pct(&qr.cold) >= BS_NOT_COLD_PCT &&
-			!warned_not_cold)
-		{
-			bs_warn_not_cold("the query", &qr.cold);
-			warned_not_cold = true;
-		}
-
-		size_mb = bytes / BS_BYTES_PER_MB;
-		memset(nulls, 0, sizeof(nulls));
-		values[COL_RUN] = Int32GetDatum(run);
-		values[COL_CACHE] = CStringGetTextDatum(bs_cache_states[cache]);
-		values[COL_ELAPSED_MS] = Float8GetDatum(bs_round(qr.elapsed_ms, 3));
-		values[COL_ROWS] = Int64GetDatum((int64) qr.rows);
-		values[COL_BLKS_HIT] =
-			Int64GetDatum(qr.bu.shared_blks_hit + qr.bu.local_blks_hit);
-		values[COL_BLKS_READ] =
-			Int64GetDatum(qr.bu.shared_blks_read + qr.bu.local_blks_read);
-		if (track_io_timing)
-			values[COL_READ_MS] =
-				Float8GetDatum(bs_round(bs_buffer_read_time_ms(&qr.bu), 3));
-		else
-			nulls[COL_READ_MS] = true;
-
-		/*
-		 * The kernel's counters are per process: with parallel workers the
-		 * caller's alone would understate the reads.
-		 */
-		if (qr.os_known && qr.workers_launched == 0)
-			values[COL_OS_READ_MB] = Float8GetDatum(qr.os_read / BS_BYTES_PER_MB);
-		else
-			nulls[COL_OS_READ_MB] = true;
-		values[COL_RELATIONS] = relations_array(relids);
-		values[COL_SIZE_MB] = Float8GetDatum(size_mb);
-
-		/*
-		 * The rate is what the query read, the blocks it found in buffers
-		 * and those it read, over its time: an index lookup reads a few
-		 * blocks of a large table, not the table.
-		 */
-		values[COL_MB_PER_S] =
-			Float8GetDatum(bs_round(bs_per_second((double) (qr.bu.shared_blks_hit + qr.bu.local_blks_hit +
-															qr.bu.shared_blks_read + qr.bu.local_blks_read) *
-												  BLCKSZ / BS_BYTES_PER_MB,
-												  qr.elapsed_ms), 2));
-
-		/*
-		 * A distributed query's blocks are read on the nodes, whose buffer
-		 * counters this node does not see: its rate is the shards' size
-		 * over the time, the scan rate the cluster achieved.
-		 */
-		if (qr.distributed)
-			values[COL_MB_PER_S] =
-				Float8GetDatum(bs_round(bs_per_second(size_mb, qr.elapsed_ms), 2));
-		values[COL_WORKERS_PLANNED] = Int32GetDatum(qr.workers_planned);
-		values[COL_WORKERS_LAUNCHED] = Int32GetDatum(qr.workers_launched);
-		values[COL_DISTRIBUTED] = BoolGetDatum(qr.distributed);
-		bs_cold_columns(&qr.cold, spec.cold,
-						&values[COL_CACHED_PCT], &nulls[COL_CACHED_PCT],
-						&values[COL_WARNINGS], &nulls[COL_WARNINGS],
-						&values[COL_SERVED_BY], &nulls[COL_SERVED_BY]);
-		bs_cold_release(&qr.cold);
-		if (qr.sample_interval_us > 0 && qr.series.nsamples == 0 &&
-			(qr.workers_launched > 0 || qr.distributed))
-			say_no_series(&values[COL_WARNINGS], &nulls[COL_WARNINGS],
-						  qr.distributed);
-
-		/* the row is copied into the result and the history */
-		MemoryContextSwitchTo(outercxt);
-		bs_run_put_row_series(&history, rsinfo, values, nulls, &qr.series);
-		MemoryContextReset(runcxt);
-	}
-
-	MemoryContextDelete(runcxt);
-	bs_run_finish(&history);
-	bs_client_watch_end(&client);
+	bs_bench_end(&b);
 	return (Datum) 0;
 }

@@ -47,14 +47,18 @@
 #include "access/relation.h"
 #include "access/xact.h"
 #include "attribution.h"
+#include "bench_driver.h"
 #include "benchstore.h"
+#include "cache.h"
 #include "catalog/pg_class_d.h"
 #include "common/pg_prng.h"
 #include "compat.h"
 #include "executor/instrument.h"
 #include "funcapi.h"
+#include "histogram.h"
+#include "history.h"
 #include "miscadmin.h"
-#include "permutation.h"
+#include "progress.h"
 #include "randread.h"
 #include "scan_reads.h"
 #include "series.h"
@@ -117,7 +121,7 @@ typedef struct BsRandSampleArg
 	BsRandRead *rr;
 	BsProgress *progress;
 	bool		parallel;
-	BufferUsage bu_start;
+	const BufferUsage *bu_start;	/* the run's, from its measure */
 } BsRandSampleArg;
 
 /* The series' counts: reads so far, and hits and reads from the OS. */
@@ -139,7 +143,7 @@ randread_sample_counts(void *arg, BsSampleCounts *c)
 	c->bytes = c->ops * BLCKSZ;
 	/* the workers' buffer usage reaches the caller at the end only */
 	if (!a->parallel)
-		bs_sample_buffer_split(c, &a->bu_start);
+		bs_sample_buffer_split(c, a->bu_start);
 }
 
 /*
@@ -227,6 +231,159 @@ add_warning(Datum *values, bool *nulls, const char *sentence)
 	nulls[COL_WARNINGS] = false;
 }
 
+/* A call's inputs, and its current run's (see bench_driver.h). */
+typedef struct BsRandreadCall
+{
+	Oid			relid;
+	int64		reads;
+	BsCacheState cache;
+	int32		depth;
+	int32		repeat;
+	int64		seed;
+	int64		sample_interval_us;
+	int32		run_workers;	/* workers, or 0 where they cannot read */
+	Datum		tablespace;
+	bool		tablespace_null;
+	char	   *stream_note;	/* the read stream's depth was not depth */
+	BsRandRead	rr;
+	BsRandProcess *procs;		/* a parallel run's processes */
+	BsProgress	progress;
+	BsRandSampleArg sample_arg;
+	int			nprocs;			/* the run's: the caller and its workers */
+	bool		parallel;
+} BsRandreadCall;
+
+/* One run: untimed set-up, the timed reads, untimed end. */
+static void
+randread_one_run(void *arg, BsBenchRun *r)
+{
+	BsRandreadCall *c = (BsRandreadCall *) arg;
+	BsRandParallel *rp = NULL;
+	BsMeasureSampling sampling;
+	uint64		workers_os_read = 0;
+	bool		workers_os_known = true;
+
+	bs_progress_begin(&c->progress,
+					  c->repeat > 1 ?
+					  psprintf("randread of \"%s\", run %d of %d",
+							   get_rel_name(c->relid), r->run, c->repeat) :
+					  psprintf("randread of \"%s\"", get_rel_name(c->relid)),
+					  (uint64) c->reads * BLCKSZ, 0);
+
+	/*
+	 * Untimed: a parallel run's workers start, open the relations and wait
+	 * for the clock.
+	 */
+	if (c->run_workers > 0)
+		rp = bs_randread_parallel_begin(&c->rr, c->run_workers,
+										(uint64) c->reads, c->seed);
+	if (rp)
+		bs_randread_parallel_start(rp);
+
+	c->sample_arg.rr = &c->rr;
+	c->sample_arg.progress = &c->progress;
+	c->sample_arg.parallel = (rp != NULL);
+	c->sample_arg.bu_start = &r->measure.bu_start;
+	sampling.interval_us = c->sample_interval_us;
+	sampling.counts_fn = randread_sample_counts;
+	sampling.counts_arg = &c->sample_arg;
+	sampling.progress = &c->progress;
+	sampling.what = c->progress.what;
+	bs_measure_start(&r->measure, &r->cold, &sampling);
+	c->nprocs = 1;
+	if (rp)
+		c->nprocs = bs_randread_parallel_run(rp, &c->rr, &c->progress, c->procs);
+	else
+		bs_randread_run(&c->rr, (uint64) c->reads, c->seed, NULL, &c->progress);
+	for (int i = 1; i < c->nprocs; i++)
+	{
+		workers_os_read += c->procs[i].os_read;
+		workers_os_known &= c->procs[i].os_known;
+	}
+	bs_measure_stop(&r->measure, true, workers_os_read, workers_os_known,
+					(uint64) Max(c->rr.reads, c->rr.nblocks) * BLCKSZ);
+
+	bs_progress_end(&c->progress);
+	if (rp)
+		bs_randread_parallel_end(rp);
+	c->parallel = (rp != NULL);
+}
+
+/* A run's own columns (the driver has filled the common ones). */
+static void
+randread_row(void *arg, BsBenchRun *r, Datum *values, bool *nulls)
+{
+	BsRandreadCall *c = (BsRandreadCall *) arg;
+	BsRandRead *rr = &c->rr;
+	double		elapsed_ms = r->measure.elapsed_ms;
+
+	values[COL_RELATION] = ObjectIdGetDatum(c->relid);
+	values[COL_TABLESPACE] = c->tablespace;
+	nulls[COL_TABLESPACE] = c->tablespace_null;
+	values[COL_CACHE] = CStringGetTextDatum(bs_cache_states[c->cache]);
+	values[COL_DEPTH] = Int32GetDatum(c->depth);
+	values[COL_READS] = Int64GetDatum((int64) rr->reads);
+	values[COL_BLOCKS] = Int64GetDatum((int64) rr->nblocks);
+	values[COL_TUPLES] = Int64GetDatum(rr->tuples);
+	nulls[COL_TUPLES] = !rr->count_tuples;
+	values[COL_READS_PER_S] = Float8GetDatum(bs_round(bs_per_second((double) rr->reads, elapsed_ms), 1));
+	values[COL_MB_PER_S] = Float8GetDatum(bs_round(bs_per_second(rr->reads * (double) BLCKSZ / BS_BYTES_PER_MB,
+																  elapsed_ms), 2));
+	if (rr->hist.count == 0)
+	{
+		for (int col = COL_LAT_AVG_US; col <= COL_LAT_P99_US; col++)
+			nulls[col] = true;
+	}
+	else
+	{
+		values[COL_LAT_AVG_US] =
+			Float8GetDatum(bs_round((double) rr->hist.sum_ns / rr->hist.count / 1000.0, 1));
+		values[COL_LAT_P50_US] =
+			Float8GetDatum(bs_round(bs_hist_percentile_ns(&rr->hist, 0.50) / 1000.0, 1));
+		values[COL_LAT_P95_US] =
+			Float8GetDatum(bs_round(bs_hist_percentile_ns(&rr->hist, 0.95) / 1000.0, 1));
+		values[COL_LAT_P99_US] =
+			Float8GetDatum(bs_round(bs_hist_percentile_ns(&rr->hist, 0.99) / 1000.0, 1));
+	}
+	nulls[COL_READAHEAD_MB] = true;
+	if (rr->classes->known)
+	{
+		uint64		device = rr->classes->reads[BS_READ_DEVICE];
+
+		values[COL_PAGE_CACHE_READS] = Int64GetDatum((int64) rr->classes->reads[BS_READ_PAGE_CACHE]);
+		values[COL_DEVICE_READS] = Int64GetDatum((int64) device);
+		values[COL_DEVICE_READS_PER_S] =
+			Float8GetDatum(bs_round(bs_per_second((double) device, elapsed_ms), 1));
+		if (c->cache == BS_CACHE_COLD)
+		{
+			uint64		readahead = readahead_bytes(rr, &r->cold);
+
+			values[COL_READAHEAD_MB] = Float8GetDatum(readahead / BS_BYTES_PER_MB);
+			nulls[COL_READAHEAD_MB] = false;
+			add_warning(values, nulls, bs_readahead_note(rr->classes, readahead));
+			if (r->measure.os_known)
+				add_warning(values, nulls,
+							bs_read_classes_kernel_check(rr->classes,
+														 r->measure.os_read,
+														 readahead));
+		}
+	}
+	else
+	{
+		nulls[COL_PAGE_CACHE_READS] = true;
+		nulls[COL_DEVICE_READS] = true;
+		nulls[COL_DEVICE_READS_PER_S] = true;
+	}
+	add_warning(values, nulls, c->stream_note);
+	values[COL_PREFETCH] = CStringGetTextDatum(bs_prefetch_names[rr->prefetch]);
+	values[COL_BY_CLASS] = bs_read_classes_jsonb(rr->classes);
+	values[COL_WORKERS_LAUNCHED] = Int32GetDatum(c->nprocs - 1);
+	if (c->parallel)
+		values[COL_BY_PROCESS] = processes_jsonb(c->procs, c->nprocs);
+	else
+		nulls[COL_BY_PROCESS] = true;
+}
+
 /*
  * bench_randread(relation regclass, reads bigint DEFAULT 100000,
  *				  cache text DEFAULT 'warm', depth integer DEFAULT 1,
@@ -239,30 +396,17 @@ add_warning(Datum *values, bool *nulls, const char *sentence)
 Datum
 bench_randread(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	Oid			relid;
-	int64		reads;
-	BsCacheState cache;
-	int32		depth;
-	int32		repeat;
-	int64		seed;
-	int64		sample_interval_us;
+	static const BsBenchOps ops = {randread_one_run, randread_row};
+	BsRandreadCall c;
+	BsBench		b;
+	BsBenchRuns runs;
 	BsTarget   *target;
-	BsRandRead	rr;
-	BsRun		history;
-	BsClientWatch client;
-	Datum		tablespace;
-	bool		tablespace_null = false;
-	bool		warned_not_cold = false;
 	char	   *qualified;
 	ListCell   *lc;
-	int			guc_nest = -1;
-	char	   *stream_note = NULL;
 	int32		workers;
-	int32		run_workers;
 	BsPrefetch	prefetch;
-	BsRandProcess *procs = NULL;
 
+	memset(&c, 0, sizeof(c));
 	bs_require_arg(fcinfo, 0, "relation");
 	bs_require_arg(fcinfo, 1, "reads");
 	bs_require_arg(fcinfo, 2, "cache");
@@ -270,82 +414,78 @@ bench_randread(PG_FUNCTION_ARGS)
 	bs_require_arg(fcinfo, 4, "repeat");
 	bs_require_arg(fcinfo, 7, "seed");
 	bs_require_arg(fcinfo, 9, "workers");
-	relid = PG_GETARG_OID(0);
-	reads = PG_GETARG_INT64(1);
-	if (reads < 1 || reads > BS_RANDREAD_MAX_READS)
+	c.relid = PG_GETARG_OID(0);
+	c.reads = PG_GETARG_INT64(1);
+	if (c.reads < 1 || c.reads > BS_RANDREAD_MAX_READS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("reads must be between 1 and %lld",
 						(long long) BS_RANDREAD_MAX_READS)));
-	cache = (BsCacheState) bs_parse_choice(PG_GETARG_TEXT_PP(2), "cache",
-										   bs_cache_states, lengthof(bs_cache_states));
-	depth = PG_GETARG_INT32(3);
-	if (depth < 1 || depth > BS_RANDREAD_MAX_DEPTH)
+	c.cache = (BsCacheState) bs_parse_choice(PG_GETARG_TEXT_PP(2), "cache",
+											 bs_cache_states, lengthof(bs_cache_states));
+	c.depth = PG_GETARG_INT32(3);
+	if (c.depth < 1 || c.depth > BS_RANDREAD_MAX_DEPTH)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("depth must be between 1 and %d", BS_RANDREAD_MAX_DEPTH)));
-	repeat = PG_GETARG_INT32(4);
-	if (repeat < 1 || repeat > BS_MAX_REPEAT)
+	c.repeat = PG_GETARG_INT32(4);
+	if (c.repeat < 1 || c.repeat > BS_MAX_REPEAT)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("repeat must be between 1 and %d", BS_MAX_REPEAT)));
-	seed = PG_GETARG_INT64(7);
-	sample_interval_us = bs_sample_interval_arg(fcinfo, 8);
+	c.seed = PG_GETARG_INT64(7);
+	c.sample_interval_us = bs_sample_interval_arg(fcinfo, 8);
 	workers = PG_GETARG_INT32(9);
 	if (workers < 0 || workers > BS_MAX_SCAN_WORKERS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("workers must be between 0 and %d", BS_MAX_SCAN_WORKERS)));
-	bs_run_begin(&history, fcinfo, "randread", 5, 6);
-	if (cache == BS_CACHE_COLD)
+	bs_bench_begin(&b, fcinfo, "randread", 5, 6);
+	if (c.cache == BS_CACHE_COLD)
 		bs_check_checkpoint_privilege(false);
 
-	target = bs_open_target(relid, false);
+	target = bs_open_target(c.relid, false);
 	bs_refuse_citus_shell(target);
-	qualified = quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
-										   get_rel_name(relid));
-	bs_run_target(&history, "relation", qualified, relid);
-	bs_run_arg_text(&history, "relation", qualified);
-	bs_run_arg_int(&history, "reads", reads);
-	bs_run_arg_text(&history, "cache", bs_cache_states[cache]);
-	bs_run_arg_int(&history, "depth", depth);
-	bs_run_arg_int(&history, "workers", workers);
-	bs_run_arg_int(&history, "repeat", repeat);
-	bs_run_arg_int(&history, "seed", seed);
-	bs_run_arg_sample_interval(&history, sample_interval_us);
-	bs_run_arg_bool(&history, "track_latency", bs_track_latency);
+	qualified = quote_qualified_identifier(get_namespace_name(get_rel_namespace(c.relid)),
+										   get_rel_name(c.relid));
+	bs_run_target(&b.history, "relation", qualified, c.relid);
+	bs_run_arg_text(&b.history, "relation", qualified);
+	bs_run_arg_int(&b.history, "reads", c.reads);
+	bs_run_arg_text(&b.history, "cache", bs_cache_states[c.cache]);
+	bs_run_arg_int(&b.history, "depth", c.depth);
+	bs_run_arg_int(&b.history, "workers", workers);
+	bs_run_arg_int(&b.history, "repeat", c.repeat);
+	bs_run_arg_int(&b.history, "seed", c.seed);
+	bs_run_arg_sample_interval(&b.history, c.sample_interval_us);
+	bs_run_arg_bool(&b.history, "track_latency", bs_track_latency);
 	foreach(lc, target->storage_relids)
-		bs_run_tablespace(&history, get_rel_tablespace(lfirst_oid(lc)));
+		bs_run_tablespace(&b.history, get_rel_tablespace(lfirst_oid(lc)));
 
 	if (OidIsValid(target->tablespace))
-		tablespace = DirectFunctionCall1(namein,
-										 CStringGetDatum(bs_tablespace_name(target->tablespace)));
+		c.tablespace = DirectFunctionCall1(namein,
+										   CStringGetDatum(bs_tablespace_name(target->tablespace)));
 	else
-	{
-		tablespace = (Datum) 0;
-		tablespace_null = true; /* partitions in several tablespaces */
-	}
+		c.tablespace_null = true;	/* partitions in several tablespaces */
 
-	memset(&rr, 0, sizeof(rr));
-	bs_randread_open(&rr, target->storage_relids, NULL,
+	bs_randread_open(&c.rr, target->storage_relids, NULL,
 					 RelationGetRelationName(target->rel));
-	prefetch = depth > 1 ? BS_PREFETCH_BUFFER : BS_PREFETCH_NONE;
+	prefetch = c.depth > 1 ? BS_PREFETCH_BUFFER : BS_PREFETCH_NONE;
 
 	/*
 	 * Parallel workers cannot read the caller's temporary tables (their
 	 * newest pages live in the caller's local buffers): such reads are made
 	 * by the caller alone, and it says so.
 	 */
-	run_workers = IsInParallelMode() ? 0 : workers;
-	for (int i = 0; i < rr.nparts && run_workers > 0; i++)
+	c.run_workers = IsInParallelMode() ? 0 : workers;
+	for (int i = 0; i < c.rr.nparts && c.run_workers > 0; i++)
 	{
-		if (RelationUsesLocalBuffers(rr.parts[i].rel))
+		if (RelationUsesLocalBuffers(c.rr.parts[i].rel))
 		{
 			ereport(NOTICE,
 					(errmsg("temporary relation \"%s\" is read without parallel workers",
-							RelationGetRelationName(rr.parts[i].rel)),
+							RelationGetRelationName(c.rr.parts[i].rel)),
 					 errdetail("Parallel workers cannot read a session's temporary tables.")));
-			run_workers = 0;
+			c.run_workers = 0;
 		}
 	}
 #ifdef BS_HAVE_READ_STREAM
@@ -356,226 +496,37 @@ bench_randread(PG_FUNCTION_ARGS)
 	 * local buffers cannot be looked up to classify its reads.  Its depth
 	 * is effective_io_concurrency, set for the call only.
 	 */
-	if (depth > 1 && rr.nparts == 1 && !RelationUsesLocalBuffers(rr.parts[0].rel))
+	if (c.depth > 1 && c.rr.nparts == 1 && !RelationUsesLocalBuffers(c.rr.parts[0].rel))
 	{
-		Oid			spc = rr.parts[0].rel->rd_rel->reltablespace;
+		Oid			spc = c.rr.parts[0].rel->rd_rel->reltablespace;
 		int			in_effect;
 
 		prefetch = BS_PREFETCH_STREAM;
-		guc_nest = NewGUCNestLevel();
-		(void) set_config_option("effective_io_concurrency", psprintf("%d", depth),
-								 PGC_USERSET, PGC_S_SESSION, GUC_ACTION_SAVE,
-								 true, 0, false);
+		bs_bench_set(&b, "effective_io_concurrency", psprintf("%d", c.depth));
 		in_effect = get_tablespace_io_concurrency(spc);
-		if (in_effect != depth)
-			stream_note = psprintf("Tablespace \"%s\" sets effective_io_concurrency = %d for its relations, so the read stream kept up to %d reads in flight, not %d.",
-								   bs_tablespace_name(OidIsValid(spc) ? spc : MyDatabaseTableSpace),
-								   in_effect, in_effect, depth);
+		if (in_effect != c.depth)
+			c.stream_note = psprintf("Tablespace \"%s\" sets effective_io_concurrency = %d for its relations, so the read stream kept up to %d reads in flight, not %d.",
+									 bs_tablespace_name(OidIsValid(spc) ? spc : MyDatabaseTableSpace),
+									 in_effect, in_effect, c.depth);
 	}
 #endif
-	bs_randread_prepare(&rr, depth, prefetch);
-	bs_run_arg_text(&history, "prefetch", bs_prefetch_names[rr.prefetch]);
-	if (run_workers > 0)
-		procs = palloc(sizeof(BsRandProcess) * (run_workers + 1));
+	bs_randread_prepare(&c.rr, c.depth, prefetch);
+	bs_run_arg_text(&b.history, "prefetch", bs_prefetch_names[c.rr.prefetch]);
+	if (c.run_workers > 0)
+		c.procs = palloc(sizeof(BsRandProcess) * (c.run_workers + 1));
 
-	InitMaterializedSRF(fcinfo, 0);
-	if (rsinfo->setDesc->natts != BS_RANDREAD_NCOLS)
-		elog(ERROR, "bench_randread: result has %d columns, expected %d",
-			 rsinfo->setDesc->natts, BS_RANDREAD_NCOLS);
-	/* register the row type before any parallel mode (history.c) */
-	BlessTupleDesc(rsinfo->setDesc);
-	history.desc_blessed = true;
+	bs_bench_rows(&b, "bench_randread", BS_RANDREAD_NCOLS, BS_RANDREAD_NCOLS);
+	memset(&runs, 0, sizeof(runs));
+	runs.repeat = c.repeat;
+	runs.ncols = BS_RANDREAD_NCOLS;
+	runs.columns = BS_BENCH_COMMON_COLUMNS;
+	runs.cold = (c.cache == BS_CACHE_COLD);
+	runs.target = target;
+	runs.cold_what = psprintf("relation \"%s\"", RelationGetRelationName(target->rel));
+	bs_bench_run_all(&b, &runs, &ops, &c);
 
-	bs_client_watch_begin(&client);
-	for (int run = 1; run <= repeat; run++)
-	{
-		BsProgress	progress;
-		BufferUsage bu_start;
-		BufferUsage bu;
-		BsOsReads	os_reads;
-		uint64		os_read;
-		bool		os_known;
-		instr_time	start;
-		instr_time	elapsed;
-		double		elapsed_ms;
-		Datum		values[BS_RANDREAD_NCOLS];
-		bool		nulls[BS_RANDREAD_NCOLS];
-		BsColdState cold = {0};
-		BsSeries	series;
-		BsSampler	sampler;
-		BsRandSampleArg sample_arg;
-		BsRandParallel *rp = NULL;
-		int			nprocs = 1;
-
-		CHECK_FOR_INTERRUPTS();
-		if (cache == BS_CACHE_COLD)
-		{
-			bs_make_target_cold(target, &cold);
-			if (bs_cold_cached_pct(&cold) >= BS_NOT_COLD_PCT && !warned_not_cold)
-			{
-				bs_warn_not_cold(psprintf("relation \"%s\"",
-										 RelationGetRelationName(target->rel)),
-								 &cold);
-				warned_not_cold = true;
-			}
-		}
-
-		bs_progress_begin(&progress,
-						  repeat > 1 ?
-						  psprintf("randread of \"%s\", run %d of %d",
-								   get_rel_name(relid), run, repeat) :
-						  psprintf("randread of \"%s\"", get_rel_name(relid)),
-						  (uint64) reads * BLCKSZ, 0);
-
-		/*
-		 * Untimed: a parallel run's workers start, open the relations and
-		 * wait for the clock.
-		 */
-		if (run_workers > 0)
-			rp = bs_randread_parallel_begin(&rr, run_workers, (uint64) reads, seed);
-		if (rp)
-			bs_randread_parallel_start(rp);
-		bu_start = pgBufferUsage;
-		bs_os_reads_start(&os_reads);
-		bs_cold_devices_start(&cold);
-		INSTR_TIME_SET_CURRENT(start);
-		bs_series_init(&series);
-		sample_arg.rr = &rr;
-		sample_arg.progress = &progress;
-		sample_arg.parallel = (rp != NULL);
-		sample_arg.bu_start = bu_start;
-		bs_sampler_begin(&sampler, sample_interval_us, randread_sample_counts,
-						 &sample_arg, &series, progress.what);
-		if (sample_interval_us > 0)
-			progress.sampler = &sampler;
-
-		if (rp)
-			nprocs = bs_randread_parallel_run(rp, &rr, &progress, procs);
-		else
-			bs_randread_run(&rr, (uint64) reads, seed, NULL, &progress);
-
-		bs_progress_flush(&progress);
-		bs_sampler_end(&sampler);
-		progress.sampler = NULL;
-		INSTR_TIME_SET_CURRENT(elapsed);
-		INSTR_TIME_SUBTRACT(elapsed, start);
-		bs_cold_devices_stop(&cold);
-		memset(&bu, 0, sizeof(bu));
-		BufferUsageAccumDiff(&bu, &pgBufferUsage, &bu_start);
-		{
-			uint64		workers_os_read = 0;
-			bool		workers_os_known = true;
-
-			for (int i = 1; i < nprocs; i++)
-			{
-				workers_os_read += procs[i].os_read;
-				workers_os_known &= procs[i].os_known;
-			}
-			os_known = bs_os_reads_end(&os_reads, workers_os_read,
-									   (uint64) (bu.shared_blks_read + bu.local_blks_read) * BLCKSZ,
-									   (uint64) Max(rr.reads, rr.nblocks) * BLCKSZ,
-									   &os_read) && workers_os_known;
-		}
-		bs_progress_end(&progress);
-		if (rp)
-			bs_randread_parallel_end(rp);
-		elapsed_ms = INSTR_TIME_GET_MILLISEC(elapsed);
-
-		memset(nulls, 0, sizeof(nulls));
-		values[COL_RUN] = Int32GetDatum(run);
-		values[COL_RELATION] = ObjectIdGetDatum(relid);
-		values[COL_TABLESPACE] = tablespace;
-		nulls[COL_TABLESPACE] = tablespace_null;
-		values[COL_CACHE] = CStringGetTextDatum(bs_cache_states[cache]);
-		values[COL_DEPTH] = Int32GetDatum(depth);
-		values[COL_READS] = Int64GetDatum((int64) rr.reads);
-		values[COL_BLOCKS] = Int64GetDatum((int64) rr.nblocks);
-		values[COL_TUPLES] = Int64GetDatum(rr.tuples);
-		nulls[COL_TUPLES] = !rr.count_tuples;
-		values[COL_ELAPSED_MS] = Float8GetDatum(bs_round(elapsed_ms, 3));
-		values[COL_READS_PER_S] = Float8GetDatum(bs_round(bs_per_second((double) rr.reads, elapsed_ms), 1));
-		values[COL_MB_PER_S] = Float8GetDatum(bs_round(bs_per_second(rr.reads * (double) BLCKSZ / BS_BYTES_PER_MB,
-																	  elapsed_ms), 2));
-		if (rr.hist.count == 0)
-		{
-			for (int c = COL_LAT_AVG_US; c <= COL_LAT_P99_US; c++)
-				nulls[c] = true;
-		}
-		else
-		{
-			values[COL_LAT_AVG_US] =
-				Float8GetDatum(bs_round((double) rr.hist.sum_ns / rr.hist.count / 1000.0, 1));
-			values[COL_LAT_P50_US] =
-				Float8GetDatum(bs_round(bs_hist_percentile_ns(&rr.hist, 0.50) / 1000.0, 1));
-			values[COL_LAT_P95_US] =
-				Float8GetDatum(bs_round(bs_hist_percentile_ns(&rr.hist, 0.95) / 1000.0, 1));
-			values[COL_LAT_P99_US] =
-				Float8GetDatum(bs_round(bs_hist_percentile_ns(&rr.hist, 0.99) / 1000.0, 1));
-		}
-		values[COL_BLKS_HIT] = Int64GetDatum(bu.shared_blks_hit + bu.local_blks_hit);
-		values[COL_BLKS_READ] = Int64GetDatum(bu.shared_blks_read + bu.local_blks_read);
-		if (track_io_timing)
-			values[COL_READ_MS] = Float8GetDatum(bs_round(bs_buffer_read_time_ms(&bu), 3));
-		else
-			nulls[COL_READ_MS] = true;
-		if (os_known)
-			values[COL_OS_READ_MB] = Float8GetDatum(os_read / BS_BYTES_PER_MB);
-		else
-			nulls[COL_OS_READ_MB] = true;
-		bs_cold_columns(&cold, cache == BS_CACHE_COLD,
-						&values[COL_CACHED_PCT], &nulls[COL_CACHED_PCT],
-						&values[COL_WARNINGS], &nulls[COL_WARNINGS],
-						&values[COL_SERVED_BY], &nulls[COL_SERVED_BY]);
-		bs_cold_release(&cold);
-		nulls[COL_READAHEAD_MB] = true;
-		if (rr.classes->known)
-		{
-			uint64		device = rr.classes->reads[BS_READ_DEVICE];
-
-			values[COL_PAGE_CACHE_READS] = Int64GetDatum((int64) rr.classes->reads[BS_READ_PAGE_CACHE]);
-			values[COL_DEVICE_READS] = Int64GetDatum((int64) device);
-			values[COL_DEVICE_READS_PER_S] =
-				Float8GetDatum(bs_round(bs_per_second((double) device, elapsed_ms), 1));
-			if (cache == BS_CACHE_COLD)
-			{
-				uint64		readahead = readahead_bytes(&rr, &cold);
-
-				values[COL_READAHEAD_MB] = Float8GetDatum(readahead / BS_BYTES_PER_MB);
-				nulls[COL_READAHEAD_MB] = false;
-				add_warning(values, nulls, bs_readahead_note(rr.classes, readahead));
-				if (os_known)
-					add_warning(values, nulls,
-								bs_read_classes_kernel_check(rr.classes, os_read,
-															 readahead));
-			}
-		}
-		else
-		{
-			nulls[COL_PAGE_CACHE_READS] = true;
-			nulls[COL_DEVICE_READS] = true;
-			nulls[COL_DEVICE_READS_PER_S] = true;
-		}
-		add_warning(values, nulls, stream_note);
-		values[COL_PREFETCH] = CStringGetTextDatum(bs_prefetch_names[rr.prefetch]);
-		values[COL_BY_CLASS] = bs_read_classes_jsonb(rr.classes);
-		values[COL_WORKERS_LAUNCHED] = Int32GetDatum(nprocs - 1);
-		if (rp)
-			values[COL_BY_PROCESS] = processes_jsonb(procs, nprocs);
-		else
-			nulls[COL_BY_PROCESS] = true;
-
-		bs_run_put_row_series(&history, rsinfo, values, nulls, &series);
-	}
-
-	/*
-	 * GUC nest levels unwind last in, first out: the client watch's level
-	 * was opened after the call's effective_io_concurrency.
-	 */
-	bs_client_watch_end(&client);
-	if (guc_nest >= 0)
-		AtEOXact_GUC(true, guc_nest);
-	bs_randread_close(&rr);
+	bs_randread_close(&c.rr);
 	bs_close_target(target);
-	bs_run_finish(&history);
+	bs_bench_end(&b);
 	return (Datum) 0;
 }

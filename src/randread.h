@@ -13,11 +13,12 @@
 #define BENCHSTORE_RANDREAD_H
 
 #include "attribution.h"
-#include "benchstore.h"
 #include "common/pg_prng.h"
+#include "histogram.h"
 #include "nodes/pg_list.h"
 #include "permutation.h"
 #include "port/atomics.h"
+#include "progress.h"
 #include "utils/rel.h"
 
 #if PG_VERSION_NUM >= 170000

@@ -34,9 +34,13 @@
 
 #include "access/parallel.h"
 #include "access/xact.h"
+#include "benchstore.h"
 #include "executor/instrument.h"
+#include "histogram.h"
+#include "iostat.h"
 #include "miscadmin.h"
 #include "postmaster/bgworker.h"
+#include "progress.h"
 #include "randread.h"
 #include "storage/condition_variable.h"
 #include "storage/shm_toc.h"

@@ -11,10 +11,10 @@
 #ifndef BENCHSTORE_SCAN_READS_H
 #define BENCHSTORE_SCAN_READS_H
 
-#include "benchstore.h"
 #include "io_engine.h"
 #include "access/relscan.h"
 #include "portability/instr_time.h"
+#include "progress.h"
 #include "storage/bufpage.h"
 #include "utils/rel.h"
 

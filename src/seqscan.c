@@ -34,15 +34,20 @@
 #include "access/heapam.h"
 #include "access/relation.h"
 #include "access/tableam.h"
+#include "bench_driver.h"
+#include "cache.h"
 #include "catalog/pg_am.h"
 #include "benchstore.h"
 #include "catalog/pg_class.h"
 #include "compat.h"
 #include "executor/instrument.h"
 #include "funcapi.h"
+#include "history.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "portability/instr_time.h"
+#include "prefault.h"
+#include "progress.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "storage/fd.h"
@@ -62,7 +67,7 @@ static const char *const scan_modes[] = {"heap", "buffer", "raw"};
 typedef struct BsScanSampleArg
 {
 	BsProgress *progress;
-	BufferUsage bu_start;
+	const BufferUsage *bu_start;	/* the run's, from its measure */
 	bool		split;			/* the caller alone: its buffer usage tells */
 	bool		raw;
 } BsScanSampleArg;
@@ -411,7 +416,7 @@ scan_sample_counts(void *arg, BsSampleCounts *c)
 	if (a->raw)
 		c->read_bytes = c->bytes;
 	else
-		bs_sample_buffer_split(c, &a->bu_start);
+		bs_sample_buffer_split(c, a->bu_start);
 }
 
 /*
@@ -446,111 +451,224 @@ bench_seqscan(PG_FUNCTION_ARGS)
 	return seqscan_run(fcinfo, bs_legacy_sql_version(fcinfo, 7, 8));
 }
 
-static Datum
-seqscan_run(FunctionCallInfo fcinfo, BsSqlVersion version)
+/* A call's inputs, and its current run's (see bench_driver.h). */
+typedef struct BsSeqscanCall
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Oid			relid;
+	BsTarget   *target;
 	BsScanMode	mode;
 	BsCacheState cache;
 	int32		repeat;
 	int32		workers;
-	int32		scan_workers;
-	BsTarget   *target;
-	Snapshot	snapshot = NULL;
-	char	   *raw_buffer = NULL;
+	int32		scan_workers;	/* workers, or 0 where they cannot read */
+	int32		iodepth;
+	int64		sample_interval_us;
+	Snapshot	snapshot;		/* heap mode */
+	char	   *raw_buffer;		/* raw mode, iodepth 1 */
+	BsIoEngine *engine;			/* raw mode, iodepth above 1 */
 	Datum		tablespace;
 	bool		tablespace_null;
-	bool		warned_not_cold = false;
-	BsRun		history;
-	int32		iodepth = 1;
-	bool		iodepth_column = version >= BS_SQL_1_1;	/* 1.0 has neither */
-	int			ncols;
-	BsIoEngine *engine = NULL;
-	BsClientWatch client;
-	int64		sample_interval_us = 0;
+	BsScanTotals totals;
+	BsProgress	progress;
+	BsScanSampleArg sample_arg;
+} BsSeqscanCall;
 
+/* One run: untimed set-up, the timed scan, untimed end. */
+static void
+seqscan_one_run(void *arg, BsBenchRun *r)
+{
+	BsSeqscanCall *c = (BsSeqscanCall *) arg;
+	BsParallelScan *pscan = NULL;
+	BsMeasureSampling sampling;
+
+	/*
+	 * Raw mode reads the files: the session's own temporary tables keep
+	 * their newest pages in local buffers, which go to the files first
+	 * (untimed).  Shared buffers are written only by checkpoints.
+	 */
+	if (c->mode == BS_MODE_RAW)
+		flush_local_buffers(c->target);
+
+	bs_progress_begin(&c->progress,
+					  c->repeat > 1 ?
+					  psprintf("seqscan (%s) of \"%s\", run %d of %d",
+							   scan_modes[c->mode], get_rel_name(c->relid),
+							   r->run, c->repeat) :
+					  psprintf("seqscan (%s) of \"%s\"",
+							   scan_modes[c->mode], get_rel_name(c->relid)),
+					  bs_main_fork_bytes(c->target->storage_relids), 0);
+	memset(&c->totals, 0, sizeof(c->totals));
+	INSTR_TIME_SET_ZERO(c->totals.raw_io_time);
+	c->totals.worker_os_known = true;
+	if (c->scan_workers > 0)
+		pscan = bs_parallel_scan_begin(c->target, c->mode,
+									   c->cache == BS_CACHE_COLD,
+									   c->snapshot, c->scan_workers, c->iodepth);
+	if (pscan)
+		bs_parallel_scan_start(pscan);
+	else if (c->cache == BS_CACHE_WARM && c->mode != BS_MODE_RAW)
+		map_target_buffers(c->target);
+
+	c->sample_arg.progress = &c->progress;
+	c->sample_arg.bu_start = &r->measure.bu_start;
+	c->sample_arg.split = (pscan == NULL);
+	c->sample_arg.raw = (c->mode == BS_MODE_RAW);
+	sampling.interval_us = c->sample_interval_us;
+	sampling.counts_fn = scan_sample_counts;
+	sampling.counts_arg = &c->sample_arg;
+	sampling.progress = &c->progress;
+	sampling.what = c->progress.what;
+	bs_measure_start(&r->measure, &r->cold, &sampling);
+	if (pscan)
+		bs_parallel_scan_run(pscan, &c->totals, &c->progress, c->raw_buffer,
+							 c->engine);
+	else
+		scan_serial(c->target, c->mode, c->cache == BS_CACHE_COLD, c->snapshot,
+					c->raw_buffer, c->engine, &c->totals, &c->progress);
+	bs_measure_stop(&r->measure, c->mode != BS_MODE_RAW,
+					c->totals.worker_os_read, c->totals.worker_os_known,
+					(uint64) c->totals.pages * BLCKSZ);
+
+	bs_progress_end(&c->progress);
+	if (pscan)
+		bs_parallel_scan_end(pscan);
+}
+
+/* A run's own columns (the driver has filled the common ones). */
+static void
+seqscan_row(void *arg, BsBenchRun *r, Datum *values, bool *nulls)
+{
+	BsSeqscanCall *c = (BsSeqscanCall *) arg;
+	BsScanTotals *totals = &c->totals;
+	double		elapsed_ms = r->measure.elapsed_ms;
+	double		size_mb = (double) totals->pages * BLCKSZ / BS_BYTES_PER_MB;
+
+	values[COL_RELATION] = ObjectIdGetDatum(c->relid);
+	values[COL_TABLESPACE] = c->tablespace;
+	nulls[COL_TABLESPACE] = c->tablespace_null;
+	values[COL_MODE] = CStringGetTextDatum(scan_modes[c->mode]);
+	values[COL_CACHE] = CStringGetTextDatum(bs_cache_states[c->cache]);
+	values[COL_PAGES] = Int64GetDatum(totals->pages);
+	values[COL_SIZE_MB] = Float8GetDatum(size_mb);
+	values[COL_MB_PER_S] =
+		Float8GetDatum(bs_round(bs_per_second(size_mb, elapsed_ms), 2));
+	if (c->mode == BS_MODE_BUFFER || totals->tuples < 0)
+	{
+		nulls[COL_TUPLES] = true;
+		nulls[COL_TUPLES_PER_S] = true;
+	}
+	else
+	{
+		values[COL_TUPLES] = Int64GetDatum(totals->tuples);
+		values[COL_TUPLES_PER_S] =
+			Float8GetDatum(bs_round(bs_per_second(totals->tuples, elapsed_ms), 0));
+	}
+
+	/* raw mode: every block came from the files, none through buffers */
+	if (c->mode == BS_MODE_RAW)
+	{
+		values[COL_BLKS_HIT] = Int64GetDatum(0);
+		values[COL_BLKS_READ] = Int64GetDatum(totals->raw_blocks);
+		if (track_io_timing)
+			values[COL_READ_MS] =
+				Float8GetDatum(bs_round(INSTR_TIME_GET_MILLISEC(totals->raw_io_time) +
+										totals->worker_io_ms, 3));
+	}
+	values[COL_WORKERS_REQUESTED] = Int32GetDatum(c->workers);
+	values[COL_WORKERS_LAUNCHED] = Int32GetDatum(totals->workers_launched);
+	values[COL_IODEPTH] = Int32GetDatum(c->iodepth);
+	nulls[COL_IODEPTH] = (c->mode != BS_MODE_RAW);
+}
+
+static Datum
+seqscan_run(FunctionCallInfo fcinfo, BsSqlVersion version)
+{
+	static const BsBenchOps ops = {seqscan_one_run, seqscan_row};
+	BsSeqscanCall c;
+	BsBench		b;
+	BsBenchRuns runs;
+	bool		iodepth_column = version >= BS_SQL_1_1;	/* 1.0 has neither */
+	BsTarget   *target;
+
+	memset(&c, 0, sizeof(c));
 	bs_require_arg(fcinfo, 0, "relation");
 	bs_require_arg(fcinfo, 1, "mode");
 	bs_require_arg(fcinfo, 2, "cache");
 	bs_require_arg(fcinfo, 3, "repeat");
 	bs_require_arg(fcinfo, 6, "workers");
 
-	relid = PG_GETARG_OID(0);
-	mode = (BsScanMode) bs_parse_choice(PG_GETARG_TEXT_PP(1), "mode",
-										scan_modes, lengthof(scan_modes));
-	cache = (BsCacheState) bs_parse_choice(PG_GETARG_TEXT_PP(2), "cache",
-										   bs_cache_states, lengthof(bs_cache_states));
-	repeat = PG_GETARG_INT32(3);
-	if (repeat < 1 || repeat > BS_MAX_REPEAT)
+	c.relid = PG_GETARG_OID(0);
+	c.mode = (BsScanMode) bs_parse_choice(PG_GETARG_TEXT_PP(1), "mode",
+										  scan_modes, lengthof(scan_modes));
+	c.cache = (BsCacheState) bs_parse_choice(PG_GETARG_TEXT_PP(2), "cache",
+											 bs_cache_states, lengthof(bs_cache_states));
+	c.repeat = PG_GETARG_INT32(3);
+	if (c.repeat < 1 || c.repeat > BS_MAX_REPEAT)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("repeat must be between 1 and %d", BS_MAX_REPEAT)));
-	workers = PG_GETARG_INT32(6);
-	if (workers < 0 || workers > BS_MAX_SCAN_WORKERS)
+	c.workers = PG_GETARG_INT32(6);
+	if (c.workers < 0 || c.workers > BS_MAX_SCAN_WORKERS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("workers must be between 0 and %d", BS_MAX_SCAN_WORKERS)));
+	c.iodepth = 1;
 	if (iodepth_column)
 	{
 		bs_require_arg(fcinfo, 7, "iodepth");
-		iodepth = PG_GETARG_INT32(7);
-		if (iodepth < BS_MIN_IODEPTH || iodepth > BS_MAX_IODEPTH)
+		c.iodepth = PG_GETARG_INT32(7);
+		if (c.iodepth < BS_MIN_IODEPTH || c.iodepth > BS_MAX_IODEPTH)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("iodepth must be between %d and %d",
 							BS_MIN_IODEPTH, BS_MAX_IODEPTH)));
-		if (iodepth != 1 && mode != BS_MODE_RAW)
+		if (c.iodepth != 1 && c.mode != BS_MODE_RAW)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("iodepth applies to raw mode only"),
 					 errdetail("Mode \"%s\" reads through PostgreSQL's buffer manager, which keeps its own reads in flight.",
-							   scan_modes[mode]),
+							   scan_modes[c.mode]),
 					 errhint("Use mode => 'raw' to read the files at a depth of your choice; the server sets its own with effective_io_concurrency (and io_method on PostgreSQL 18).")));
-		if (iodepth > 1)
+		if (c.iodepth > 1)
 		{
-			bs_io_check_buffer_memory(iodepth, BS_RAW_CHUNK, workers + 1,
+			bs_io_check_buffer_memory(c.iodepth, BS_RAW_CHUNK, c.workers + 1,
 									  "iodepth × chunk size × processes (workers + 1)",
 									  "Use a smaller iodepth or fewer workers.");
-			bs_io_check_depth(iodepth, "iodepth");
+			bs_io_check_depth(c.iodepth, "iodepth");
 		}
 	}
 	/* sample_interval, argument 8 from version 1.2 on */
 	if (version >= BS_SQL_1_2)
-		sample_interval_us = bs_sample_interval_arg(fcinfo, 8);
-	bs_run_begin(&history, fcinfo, "seqscan", 4, 5);
+		c.sample_interval_us = bs_sample_interval_arg(fcinfo, 8);
+	bs_bench_begin(&b, fcinfo, "seqscan", 4, 5);
 
-	if (cache == BS_CACHE_COLD)
+	if (c.cache == BS_CACHE_COLD)
 		bs_check_checkpoint_privilege(false);
 
-	target = bs_open_target(relid, mode == BS_MODE_HEAP);
+	target = c.target = bs_open_target(c.relid, c.mode == BS_MODE_HEAP);
 	bs_refuse_citus_shell(target);
-	describe_run(&history, target, relid, mode, cache, repeat, workers);
+	describe_run(&b.history, target, c.relid, c.mode, c.cache, c.repeat, c.workers);
 	if (version >= BS_SQL_1_2)
-		bs_run_arg_sample_interval(&history, sample_interval_us);
+		bs_run_arg_sample_interval(&b.history, c.sample_interval_us);
 	if (iodepth_column)
-		bs_run_arg_int(&history, "iodepth", iodepth);
+		bs_run_arg_int(&b.history, "iodepth", c.iodepth);
 
-	tablespace_null = false;
 	if (target->storage_relids == NIL)
-		tablespace = DirectFunctionCall1(namein,
-										 CStringGetDatum(bs_tablespace_name(target->rel->rd_rel->reltablespace)));
+		c.tablespace = DirectFunctionCall1(namein,
+										   CStringGetDatum(bs_tablespace_name(target->rel->rd_rel->reltablespace)));
 	else if (OidIsValid(target->tablespace))
-		tablespace = DirectFunctionCall1(namein,
-										 CStringGetDatum(bs_tablespace_name(target->tablespace)));
+		c.tablespace = DirectFunctionCall1(namein,
+										   CStringGetDatum(bs_tablespace_name(target->tablespace)));
 	else
-	{
-		tablespace = (Datum) 0;
-		tablespace_null = true;	/* partitions in several tablespaces */
-	}
+		c.tablespace_null = true;	/* partitions in several tablespaces */
 
 	/*
 	 * Parallel workers cannot read the caller's temporary tables (their
 	 * newest pages live in the caller's local buffers): such a scan runs in
 	 * the caller alone, and says so.
 	 */
-	scan_workers = IsInParallelMode() ? 0 : workers;
-	if (scan_workers > 0)
+	c.scan_workers = IsInParallelMode() ? 0 : c.workers;
+	if (c.scan_workers > 0)
 	{
 		ListCell   *lc;
 
@@ -562,7 +680,7 @@ seqscan_run(FunctionCallInfo fcinfo, BsSqlVersion version)
 						(errmsg("temporary relation \"%s\" is scanned without parallel workers",
 								get_rel_name(lfirst_oid(lc))),
 						 errdetail("Parallel workers cannot read a session's temporary tables.")));
-				scan_workers = 0;
+				c.scan_workers = 0;
 				break;
 			}
 		}
@@ -573,213 +691,42 @@ seqscan_run(FunctionCallInfo fcinfo, BsSqlVersion version)
 	 * serial runs and the caller's share of the parallel ones (each worker
 	 * has its own): the bound checked above counts one per process.
 	 */
-	if (mode == BS_MODE_HEAP)
+	if (c.mode == BS_MODE_HEAP)
 	{
-		snapshot = GetActiveSnapshot();
-		if (snapshot == NULL || !IsMVCCSnapshot(snapshot))
+		c.snapshot = GetActiveSnapshot();
+		if (c.snapshot == NULL || !IsMVCCSnapshot(c.snapshot))
 			elog(ERROR, "bench_seqscan needs an active MVCC snapshot");
 	}
-	else if (mode == BS_MODE_RAW && iodepth > 1)
-		engine = bs_io_engine_create(iodepth, BS_RAW_CHUNK);
-	else if (mode == BS_MODE_RAW)
-		raw_buffer = (char *) TYPEALIGN(BS_IO_ALIGN,
-										palloc(BS_RAW_CHUNK + BS_IO_ALIGN));
-
-	InitMaterializedSRF(fcinfo, 0);
+	else if (c.mode == BS_MODE_RAW && c.iodepth > 1)
+		c.engine = bs_io_engine_create(c.iodepth, BS_RAW_CHUNK);
+	else if (c.mode == BS_MODE_RAW)
+		c.raw_buffer = (char *) TYPEALIGN(BS_IO_ALIGN,
+										  palloc(BS_RAW_CHUNK + BS_IO_ALIGN));
 
 	/*
 	 * 1.0's row ends before iodepth, 1.1's before cached_pct (1.2 adds
-	 * cached_pct, warnings and served_by): the library
-	 * fills what the installed definition has, until ALTER EXTENSION UPDATE.
+	 * cached_pct, warnings and served_by): the library fills what the
+	 * installed definition has, until ALTER EXTENSION UPDATE.
 	 */
-	ncols = rsinfo->setDesc->natts;
-	if (!(iodepth_column ? (ncols == BS_SEQSCAN_NCOLS || ncols == COL_CACHED_PCT) :
-		  ncols == COL_IODEPTH))
-		elog(ERROR, "bench_seqscan: result has %d columns, expected %d",
-			 ncols, BS_SEQSCAN_NCOLS);
-	/* register the row type before any parallel mode (history.c) */
-	BlessTupleDesc(rsinfo->setDesc);
-	history.desc_blessed = true;
+	if (iodepth_column)
+		bs_bench_rows(&b, "bench_seqscan", BS_SEQSCAN_NCOLS, COL_CACHED_PCT);
+	else
+		bs_bench_rows(&b, "bench_seqscan", COL_IODEPTH, COL_IODEPTH);
 
-	bs_client_watch_begin(&client);
-	for (int run = 1; run <= repeat; run++)
-	{
-		BsScanTotals totals;
-		BsProgress	progress;
-		BufferUsage bu_start;
-		BufferUsage bu;
-		bool		os_known;
-		BsOsReads	os_reads;
-		uint64		os_read;
-		instr_time	start;
-		instr_time	elapsed;
-		double		elapsed_ms;
-		double		size_mb;
-		BsParallelScan *pscan = NULL;
-		Datum		values[BS_SEQSCAN_NCOLS];
-		bool		nulls[BS_SEQSCAN_NCOLS];
-		BsColdState cold = {0};
-		BsSeries	series;
-		BsSampler	sampler;
-		BsScanSampleArg sample_arg;
+	memset(&runs, 0, sizeof(runs));
+	runs.repeat = c.repeat;
+	runs.ncols = BS_SEQSCAN_NCOLS;
+	runs.columns = BS_BENCH_COMMON_COLUMNS;
+	runs.cold = (c.cache == BS_CACHE_COLD);
+	runs.target = target;
+	/* raw mode reads the files, not the buffers: only the OS page cache counts */
+	runs.cold_files_only = (c.mode == BS_MODE_RAW);
+	runs.cold_what = psprintf("relation \"%s\"", RelationGetRelationName(target->rel));
+	bs_bench_run_all(&b, &runs, &ops, &c);
 
-		CHECK_FOR_INTERRUPTS();
-		if (cache == BS_CACHE_COLD)
-		{
-			bs_make_target_cold(target, &cold);
-
-			/*
-			 * Raw mode reads the files, not the buffers: only what the OS
-			 * page cache kept matters to it.
-			 */
-			if (mode == BS_MODE_RAW)
-				cold.shared_pages = cold.local_pages = 0;
-			/* once per call is enough to say the runs were not all cold */
-			if (bs_cold_cached_pct(&cold) >= BS_NOT_COLD_PCT && !warned_not_cold)
-			{
-				bs_warn_not_cold(psprintf("relation \"%s\"",
-										 RelationGetRelationName(target->rel)),
-								 &cold);
-				warned_not_cold = true;
-			}
-		}
-
-		/*
-		 * Raw mode reads the files: the session's own temporary tables keep
-		 * their newest pages in local buffers, which go to the files first
-		 * (untimed).  Shared buffers are written only by checkpoints.
-		 */
-		if (mode == BS_MODE_RAW)
-			flush_local_buffers(target);
-
-		bs_progress_begin(&progress,
-						  repeat > 1 ?
-						  psprintf("seqscan (%s) of \"%s\", run %d of %d",
-								   scan_modes[mode], get_rel_name(relid), run, repeat) :
-						  psprintf("seqscan (%s) of \"%s\"",
-								   scan_modes[mode], get_rel_name(relid)),
-						  bs_main_fork_bytes(target->storage_relids), 0);
-		memset(&totals, 0, sizeof(totals));
-		INSTR_TIME_SET_ZERO(totals.raw_io_time);
-		totals.worker_os_known = true;
-		if (scan_workers > 0)
-			pscan = bs_parallel_scan_begin(target, mode,
-										   cache == BS_CACHE_COLD,
-										   snapshot, scan_workers, iodepth);
-		if (pscan)
-			bs_parallel_scan_start(pscan);
-		else if (cache == BS_CACHE_WARM && mode != BS_MODE_RAW)
-			map_target_buffers(target);
-		bu_start = pgBufferUsage;
-		bs_os_reads_start(&os_reads);
-		bs_cold_devices_start(&cold);
-		INSTR_TIME_SET_CURRENT(start);
-		bs_series_init(&series);
-		sample_arg.progress = &progress;
-		sample_arg.bu_start = bu_start;
-		sample_arg.split = (pscan == NULL);
-		sample_arg.raw = (mode == BS_MODE_RAW);
-		bs_sampler_begin(&sampler, sample_interval_us, scan_sample_counts,
-						 &sample_arg, &series, progress.what);
-		if (sample_interval_us > 0)
-			progress.sampler = &sampler;
-
-		if (pscan)
-			bs_parallel_scan_run(pscan, &totals, &progress, raw_buffer, engine);
-		else
-			scan_serial(target, mode, cache == BS_CACHE_COLD, snapshot,
-						raw_buffer, engine, &totals, &progress);
-
-		bs_progress_flush(&progress);
-		bs_sampler_end(&sampler);
-		progress.sampler = NULL;
-		INSTR_TIME_SET_CURRENT(elapsed);
-		INSTR_TIME_SUBTRACT(elapsed, start);
-		bs_cold_devices_stop(&cold);
-		memset(&bu, 0, sizeof(bu));
-		BufferUsageAccumDiff(&bu, &pgBufferUsage, &bu_start);
-		os_known = bs_os_reads_end(&os_reads, totals.worker_os_read,
-								   mode == BS_MODE_RAW ? 0 :
-								   (uint64) (bu.shared_blks_read + bu.local_blks_read) * BLCKSZ,
-								   (uint64) totals.pages * BLCKSZ, &os_read) &&
-			totals.worker_os_known;
-		bs_progress_end(&progress);
-		if (pscan)
-			bs_parallel_scan_end(pscan);
-
-		elapsed_ms = INSTR_TIME_GET_MILLISEC(elapsed);
-		size_mb = (double) totals.pages * BLCKSZ / BS_BYTES_PER_MB;
-
-		memset(nulls, 0, sizeof(nulls));
-		values[COL_RUN] = Int32GetDatum(run);
-		values[COL_RELATION] = ObjectIdGetDatum(relid);
-		values[COL_TABLESPACE] = tablespace;
-		nulls[COL_TABLESPACE] = tablespace_null;
-		values[COL_MODE] = CStringGetTextDatum(scan_modes[mode]);
-		values[COL_CACHE] = CStringGetTextDatum(bs_cache_states[cache]);
-		values[COL_PAGES] = Int64GetDatum(totals.pages);
-		values[COL_SIZE_MB] = Float8GetDatum(size_mb);
-		values[COL_ELAPSED_MS] = Float8GetDatum(bs_round(elapsed_ms, 3));
-		values[COL_MB_PER_S] =
-			Float8GetDatum(bs_round(bs_per_second(size_mb, elapsed_ms), 2));
-
-		if (mode == BS_MODE_BUFFER || totals.tuples < 0)
-		{
-			nulls[COL_TUPLES] = true;
-			nulls[COL_TUPLES_PER_S] = true;
-		}
-		else
-		{
-			values[COL_TUPLES] = Int64GetDatum(totals.tuples);
-			values[COL_TUPLES_PER_S] =
-				Float8GetDatum(bs_round(bs_per_second(totals.tuples, elapsed_ms), 0));
-		}
-
-		if (mode == BS_MODE_RAW)
-		{
-			/* every block came from the files, none through buffers */
-			values[COL_BLKS_HIT] = Int64GetDatum(0);
-			values[COL_BLKS_READ] = Int64GetDatum(totals.raw_blocks);
-		}
-		else
-		{
-			values[COL_BLKS_HIT] =
-				Int64GetDatum(bu.shared_blks_hit + bu.local_blks_hit);
-			values[COL_BLKS_READ] =
-				Int64GetDatum(bu.shared_blks_read + bu.local_blks_read);
-		}
-
-		if (!track_io_timing)
-			nulls[COL_READ_MS] = true;
-		else if (mode == BS_MODE_RAW)
-			values[COL_READ_MS] =
-				Float8GetDatum(bs_round(INSTR_TIME_GET_MILLISEC(totals.raw_io_time) +
-										totals.worker_io_ms, 3));
-		else
-			values[COL_READ_MS] =
-				Float8GetDatum(bs_round(bs_buffer_read_time_ms(&bu), 3));
-
-		if (os_known)
-			values[COL_OS_READ_MB] = Float8GetDatum(os_read / BS_BYTES_PER_MB);
-		else
-			nulls[COL_OS_READ_MB] = true;
-		values[COL_WORKERS_REQUESTED] = Int32GetDatum(workers);
-		values[COL_WORKERS_LAUNCHED] = Int32GetDatum(totals.workers_launched);
-		values[COL_IODEPTH] = Int32GetDatum(iodepth);
-		nulls[COL_IODEPTH] = (mode != BS_MODE_RAW);
-		bs_cold_columns(&cold, cache == BS_CACHE_COLD,
-						&values[COL_CACHED_PCT], &nulls[COL_CACHED_PCT],
-						&values[COL_WARNINGS], &nulls[COL_WARNINGS],
-						&values[COL_SERVED_BY], &nulls[COL_SERVED_BY]);
-		bs_cold_release(&cold);
-
-		bs_run_put_row_series(&history, rsinfo, values, nulls, &series);
-	}
-
-	if (engine)
-		bs_io_engine_destroy(engine);
+	if (c.engine)
+		bs_io_engine_destroy(c.engine);
 	bs_close_target(target);
-	bs_run_finish(&history);
-	bs_client_watch_end(&client);
+	bs_bench_end(&b);
 	return (Datum) 0;
 }

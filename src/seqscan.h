@@ -12,8 +12,8 @@
 #ifndef BENCHSTORE_SEQSCAN_H
 #define BENCHSTORE_SEQSCAN_H
 
-#include "benchstore.h"
 #include "io_engine.h"
+#include "progress.h"
 #include "scan_reads.h"
 #include "access/relscan.h"
 #include "portability/instr_time.h"

@@ -29,9 +29,11 @@
 
 #include <math.h>
 
+#include "benchstore.h"
 #include "compat.h"
 #include "datatype/timestamp.h"
 #include "executor/instrument.h"
+#include "histogram.h"
 #include "series.h"
 #include "utils/timestamp.h"
 

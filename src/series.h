@@ -11,7 +11,8 @@
 #ifndef BS_SERIES_H
 #define BS_SERIES_H
 
-#include "benchstore.h"
+#include "histogram.h"
+#include "portability/instr_time.h"
 
 /* bounds of sample_interval, and the default of the 1.2 definitions */
 #define BS_SAMPLE_MIN_US		(INT64CONST(10) * 1000)

@@ -15,12 +15,11 @@
 #ifndef BENCHSTORE_SESSIONS_H
 #define BENCHSTORE_SESSIONS_H
 
-#include "benchstore.h"
 #include "executor/instrument.h"
+#include "histogram.h"
 #include "portability/instr_time.h"
 #include "postmaster/bgworker.h"
 #include "series.h"
-#include "session_limits.h"
 #include "steady.h"
 #include "storage/condition_variable.h"
 #include "storage/dsm.h"

@@ -32,6 +32,7 @@
 #include <math.h>
 
 #include "benchstore.h"
+#include "history.h"
 #include "steady.h"
 #include "utils/builtins.h"
 

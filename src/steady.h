@@ -12,6 +12,7 @@
 
 #include "datatype/timestamp.h"
 #include "fmgr.h"
+#include "history.h"
 #include "series.h"
 
 #define BS_STEADY_MAX_CRITERIA	6

@@ -37,6 +37,7 @@
 #include "catalog/objectaddress.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
+#include "citus.h"
 #include "commands/defrem.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_namespace.h"

@@ -27,9 +27,4 @@ extern BsTarget *bs_open_target(Oid relid, bool heap_only);
 extern void bs_close_target(BsTarget *target);
 extern void bs_refuse_citus_shell(BsTarget *target);
 
-/* citus.c: Citus tables, where Citus is installed */
-extern List *bs_citus_tables(List *relids);
-extern uint64 bs_citus_one_copy_bytes(Oid relid);
-extern void bs_citus_evict_shards(Oid relid);
-
 #endif							/* BENCHSTORE_TARGET_H */

@@ -57,13 +57,15 @@
 #include "blockdev.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_tablespace_d.h"
+#include "bench_driver.h"
 #include "commands/tablespace.h"
 #include "common/pg_prng.h"
 #include "compat.h"
 #include "funcapi.h"
+#include "histogram.h"
+#include "history.h"
 #include "io_engine.h"
 #include "miscadmin.h"
-#include "permutation.h"
 #include "pgstat.h"
 #include "port/pg_bitutils.h"
 #include "portability/instr_time.h"
@@ -503,7 +505,7 @@ totals_add(BsIoTotals *t, const BsStreamSlot *slot)
 }
 
 static void
-put_row(BsRun *run, ReturnSetInfo *rsinfo, const char *tablespace,
+put_row(BsBench *b, const char *tablespace,
 		BsIoTest test, const BsIoArgs *args, bool sync_direct,
 		const BsIoTotals *t, int run_no, const char *warnings,
 		const char *served_by, const BsSeries *series, const BsSteady *steady)
@@ -577,13 +579,12 @@ put_row(BsRun *run, ReturnSetInfo *rsinfo, const char *tablespace,
 		memmove(&nulls[COL_IODEPTH], &nulls[COL_IODEPTH + 1],
 				sizeof(bool) * (BS_IO_NCOLS - COL_IODEPTH - 1));
 	}
-	bs_run_put_row_series(run, rsinfo, values, nulls, series);
+	bs_bench_put_row(b, values, nulls, series);
 }
 
 typedef struct BsGather
 {
-	ReturnSetInfo *rsinfo;
-	BsRun	   *run;
+	BsBench    *b;
 	const BsIoArgs *args;
 	bool		total_row;
 	BsIoTotals *totals;			/* one per tablespace, then the total */
@@ -733,7 +734,7 @@ gather_rows(BsIoShared *sh, BsIoTest test, void *arg)
 			total_below = true;
 		if (served_by != NULL && strcmp(served_by, "storage") == 0)
 			total_storage = true;
-		put_row(g->run, g->rsinfo,
+		put_row(g->b,
 				i < nspc ? get_tablespace_name(sh->tablespaces[i]) : "total",
 				test, g->args, sh->sync_direct, &g->totals[i], g->run_no,
 				words.len > 0 ? words.data : NULL, served_by,
@@ -846,10 +847,8 @@ run_io_once(const BsIoArgs *args, BsGather *gather, int planned, Size shsize)
  * several tablespaces.
  */
 static void
-run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, BsRun *run,
-				 bool total_rows)
+run_io_benchmark(BsBench *b, BsIoArgs *args, bool total_rows)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	int			planned = args->ntablespaces * args->streams;
 	Size		shsize = add_size(offsetof(BsIoShared, slots),
 								  mul_size(planned, sizeof(BsStreamSlot)));
@@ -893,23 +892,19 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, BsRun *run,
 		}
 	}
 
-	InitMaterializedSRF(fcinfo, 0);
-
 	/*
 	 * 1.0's row has no iodepth, 1.1's ends before run and warnings: the
 	 * library fills what the installed definition has.
 	 */
-	if (rsinfo->setDesc->natts !=
-		(args->run_columns ? BS_IO_NCOLS :
-		 args->iodepth_column ? COL_RUN : COL_RUN - 1))
-		elog(ERROR, "result has %d columns, expected %d",
-			 rsinfo->setDesc->natts, BS_IO_NCOLS);
-	/* rows are recorded as JSON in parallel mode: register the type now */
-	BlessTupleDesc(rsinfo->setDesc);
-	run->desc_blessed = true;
+	{
+		int			ncols = args->run_columns ? BS_IO_NCOLS :
+			args->iodepth_column ? COL_RUN : COL_RUN - 1;
 
-	gather.rsinfo = rsinfo;
-	gather.run = run;
+		bs_bench_rows(b, total_rows ? "bench_tablespaces_io" : "bench_tablespace_io",
+					  ncols, ncols);
+	}
+
+	gather.b = b;
 	gather.args = args;
 	gather.total_row = total_rows;
 	gather.totals = palloc(sizeof(BsIoTotals) * (nspc + 1));
@@ -942,7 +937,7 @@ run_io_benchmark(FunctionCallInfo fcinfo, BsIoArgs *args, BsRun *run,
 		gather.run_no = r;
 		run_io_once(args, &gather, planned, shsize);
 	}
-	bs_run_finish(run);
+	bs_bench_end(b);
 }
 
 /*
@@ -1036,9 +1031,8 @@ static Datum
 tablespace_io_run(FunctionCallInfo fcinfo, BsSqlVersion version)
 {
 	BsIoArgs	args;
-	BsRun		run;
+	BsBench		b;
 	char	   *name;
-	BsClientWatch client;
 
 	memset(&args, 0, sizeof(args));
 	args.version = version;
@@ -1046,14 +1040,12 @@ tablespace_io_run(FunctionCallInfo fcinfo, BsSqlVersion version)
 	args.ntablespaces = 1;
 	args.tablespaces[0] = tablespace_oid(PG_GETARG_NAME(0));
 	parse_io_args(fcinfo, &args);
-	bs_run_begin(&run, fcinfo, "tablespace_io", 7, 8);
+	bs_bench_begin(&b, fcinfo, "tablespace_io", 7, 8);
 	name = NameStr(*PG_GETARG_NAME(0));
-	bs_run_target(&run, "tablespace", name, args.tablespaces[0]);
-	bs_run_arg_text(&run, "tablespace", name);
-	describe_run(&run, fcinfo, &args);
-	bs_client_watch_begin(&client);
-	run_io_benchmark(fcinfo, &args, &run, false);
-	bs_client_watch_end(&client);
+	bs_run_target(&b.history, "tablespace", name, args.tablespaces[0]);
+	bs_run_arg_text(&b.history, "tablespace", name);
+	describe_run(&b.history, fcinfo, &args);
+	run_io_benchmark(&b, &args, false);
 	return (Datum) 0;
 }
 
@@ -1067,10 +1059,9 @@ tablespaces_io_run(FunctionCallInfo fcinfo, BsSqlVersion version)
 	BsIoArgs	args;
 	Datum	   *elems;
 	int			nelems;
-	BsRun		run;
+	BsBench		b;
 	StringInfoData names;
 	StringInfoData json;
-	BsClientWatch client;
 
 	memset(&args, 0, sizeof(args));
 	args.version = version;
@@ -1099,7 +1090,7 @@ tablespaces_io_run(FunctionCallInfo fcinfo, BsSqlVersion version)
 	args.ntablespaces = nelems;
 	parse_io_args(fcinfo, &args);
 
-	bs_run_begin(&run, fcinfo, "tablespaces_io", 7, 8);
+	bs_bench_begin(&b, fcinfo, "tablespaces_io", 7, 8);
 	initStringInfo(&names);
 	initStringInfo(&json);
 	appendStringInfoChar(&json, '[');
@@ -1113,11 +1104,9 @@ tablespaces_io_run(FunctionCallInfo fcinfo, BsSqlVersion version)
 		escape_json(&json, name);
 	}
 	appendStringInfoChar(&json, ']');
-	bs_run_target(&run, "tablespace", names.data, InvalidOid);
-	bs_run_arg_json(&run, "tablespaces", json.data);
-	describe_run(&run, fcinfo, &args);
-	bs_client_watch_begin(&client);
-	run_io_benchmark(fcinfo, &args, &run, true);
-	bs_client_watch_end(&client);
+	bs_run_target(&b.history, "tablespace", names.data, InvalidOid);
+	bs_run_arg_json(&b.history, "tablespaces", json.data);
+	describe_run(&b.history, fcinfo, &args);
+	run_io_benchmark(&b, &args, true);
 	return (Datum) 0;
 }

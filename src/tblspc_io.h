@@ -13,8 +13,8 @@
 #ifndef BS_TBLSPC_IO_H
 #define BS_TBLSPC_IO_H
 
-#include "benchstore.h"
 #include "datatype/timestamp.h"
+#include "histogram.h"
 #include "port/atomics.h"
 #include "portability/instr_time.h"
 #include "series.h"

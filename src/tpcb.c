@@ -48,13 +48,18 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_namespace.h"
+#include "bench_driver.h"
 #include "common/pg_prng.h"
 #include "compat.h"
 #include "executor/instrument.h"
 #include "funcapi.h"
+#include "histogram.h"
+#include "history.h"
+#include "iostat.h"
 #include "miscadmin.h"
 #include "safe_spi.h"
 #include "series.h"
+#include "session_limits.h"
 #include "sessions.h"
 #include "utils/acl.h"
 #include "utils/array.h"
@@ -427,7 +432,6 @@ tablespace_datum(Oid spc)
 Datum
 bench_tpcb(PG_FUNCTION_ARGS)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	int32		nclients;
 	int64		duration_us;
 	Oid			nspoid;
@@ -436,8 +440,7 @@ bench_tpcb(PG_FUNCTION_ARGS)
 	bool		have_pkey = false;
 	int64		scale;
 	int64		sample_interval_us;
-	BsRun		history;
-	BsClientWatch client;
+	BsBench		b;
 	BsSessionsShared *sh;
 	BsSessionsRun *r;
 	BsSteadyArgs steady;
@@ -457,7 +460,7 @@ bench_tpcb(PG_FUNCTION_ARGS)
 						 duration_us, sample_interval_us, &steady);
 	bs_session_limits_check("bench_tpcb client", "client", nclients,
 							steady.ramp_us + duration_us);
-	bs_run_begin(&history, fcinfo, "tpcb", 3, 4);
+	bs_bench_begin(&b, fcinfo, "tpcb", 3, 4);
 
 	/* pgbench's tables: in schema, or where the search_path finds them */
 	if (!PG_ARGISNULL(2))
@@ -531,22 +534,19 @@ bench_tpcb(PG_FUNCTION_ARGS)
 				 errmsg("pgbench_branches has %lld rows, more than a scale bench_tpcb can run",
 						(long long) scale)));
 
-	bs_run_target(&history, "relation",
+	bs_run_target(&b.history, "relation",
 				  psprintf("%s.pgbench_accounts", quote_identifier(get_namespace_name(nspoid))),
 				  accounts);
-	bs_run_tablespace(&history, OidIsValid(get_rel_tablespace(accounts)) ?
+	bs_run_tablespace(&b.history, OidIsValid(get_rel_tablespace(accounts)) ?
 					  get_rel_tablespace(accounts) : MyDatabaseTableSpace);
-	bs_run_arg_int(&history, "clients", nclients);
-	bs_run_arg_int(&history, "duration_us", duration_us);
-	bs_run_arg_int(&history, "scale", scale);
-	bs_run_arg_bool(&history, "track_latency", bs_track_latency);
-	bs_run_arg_sample_interval(&history, sample_interval_us);
-	bs_steady_args_record(&history, &steady);
+	bs_run_arg_int(&b.history, "clients", nclients);
+	bs_run_arg_int(&b.history, "duration_us", duration_us);
+	bs_run_arg_int(&b.history, "scale", scale);
+	bs_run_arg_bool(&b.history, "track_latency", bs_track_latency);
+	bs_run_arg_sample_interval(&b.history, sample_interval_us);
+	bs_steady_args_record(&b.history, &steady);
 
-	InitMaterializedSRF(fcinfo, 0);
-	if (rsinfo->setDesc->natts != BS_TPCB_NCOLS)
-		elog(ERROR, "bench_tpcb: result has %d columns, expected %d",
-			 rsinfo->setDesc->natts, BS_TPCB_NCOLS);
+	bs_bench_rows(&b, "bench_tpcb", BS_TPCB_NCOLS, BS_TPCB_NCOLS);
 
 	r = bs_sessions_create(BS_WORKLOAD_TPCB, "bench_tpcb_session_worker",
 						   "bench_tpcb client", "client", nclients);
@@ -559,12 +559,10 @@ bench_tpcb(PG_FUNCTION_ARGS)
 	r->steady = steady;
 	initStringInfo(&notes);
 
-	bs_client_watch_begin(&client);
 	r->release_xmin = bs_sessions_may_release_xmin(fcinfo);
 	bs_sessions_execute(r);
 	if (!r->release_xmin)
 		bs_sessions_add_note(&notes, "The caller's snapshot was held during the run (in a transaction block, above READ COMMITTED, or in a query that could read with it), so the clients' old row versions could not be pruned, as under any long transaction; SELECT * FROM bench_tpcb(...) alone gives it up.");
-	bs_client_watch_end(&client);
 
 	{
 		Datum		values[BS_TPCB_NCOLS];
@@ -658,9 +656,9 @@ bench_tpcb(PG_FUNCTION_ARGS)
 			values[COL_NOTES] = CStringGetTextDatum(notes.data);
 		else
 			nulls[COL_NOTES] = true;
-		bs_run_put_row_series(&history, rsinfo, values, nulls, &r->series);
+		bs_bench_put_row(&b, values, nulls, &r->series);
 	}
 	dsm_detach(r->seg);
-	bs_run_finish(&history);
+	bs_bench_end(&b);
 	return (Datum) 0;
 }
