@@ -42,6 +42,9 @@ bool		bs_track_latency = true;
 /* GUC benchstore.record_query_text: how bench_query's text is recorded. */
 int			bs_record_query_text = BS_QUERY_TEXT_NORMALIZED;
 
+/* GUC benchstore.progress_interval: a NOTICE this often in a long run (progress.c). */
+int			bs_progress_interval_ms = 5000;
+
 static const struct config_enum_entry record_query_text_options[] = {
 	{"normalized", BS_QUERY_TEXT_NORMALIZED, false},
 	{"exact", BS_QUERY_TEXT_EXACT, false},

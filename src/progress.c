@@ -25,8 +25,6 @@
 #include "progress.h"
 #include "series.h"
 
-int			bs_progress_interval_ms = 5000;
-
 /*
  * Start a run of total_bytes (0 if unknown) or duration_us (0 if no cap).
  * what names it in the messages.
