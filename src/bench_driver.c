@@ -8,10 +8,12 @@
  *	  devices, the time series), repeated, made cold and warned about, and
  *	  its common columns filled.  See bench_driver.h for the protocol.
  *
- * The order of the end matters: the client watch's settings were set
- * after the call's own (bs_bench_set), and GUC nest levels unwind last in,
- * first out; the call is recorded after both, so that its settings
- * snapshot shows the session's values, not the call's.
+ * The order of the end matters: GUC nest levels unwind last in, first
+ * out, and the call's own settings (bs_bench_set) are set after the
+ * client watch's (bs_bench_rows); the call is recorded after its settings
+ * are undone, so that its settings snapshot shows the session's values,
+ * not the call's, and before the watch ends, so that a client gone while
+ * it is recorded is noticed.
  *
  * src/bench_driver.c
  *
@@ -39,13 +41,14 @@ bs_bench_begin(BsBench *b, FunctionCallInfo fcinfo, const char *benchmark,
 }
 
 /*
- * A setting for the call only, such as a read stream's depth; back to the
- * session's value at bs_bench_end, or with the transaction on an error.
+ * A setting for the call only, such as a read stream's depth, once the
+ * rows have begun (bs_bench_rows); back to the session's value at
+ * bs_bench_end, or with the transaction on an error.
  */
 void
 bs_bench_set(BsBench *b, const char *name, const char *value)
 {
-	Assert(b->rsinfo == NULL);
+	Assert(b->rsinfo != NULL);
 	if (b->settings_nest == 0)
 		b->settings_nest = NewGUCNestLevel();
 	(void) set_config_option(name, value, PGC_USERSET, PGC_S_SESSION,
@@ -69,8 +72,14 @@ bs_bench_rows(BsBench *b, const char *function, int ncols, int ncols_older)
 	InitMaterializedSRF(b->fcinfo, 0);
 	natts = rsinfo->setDesc->natts;
 	if (natts != ncols && natts != ncols_older)
-		elog(ERROR, "%s: result has %d columns, expected %d",
-			 function, natts, ncols);
+	{
+		if (ncols == ncols_older)
+			elog(ERROR, "%s: result has %d columns, expected %d",
+				 function, natts, ncols);
+		else
+			elog(ERROR, "%s: result has %d columns, expected %d or %d",
+				 function, natts, ncols, ncols_older);
+	}
 	BlessTupleDesc(rsinfo->setDesc);
 	b->history.desc_blessed = true;
 	b->rsinfo = rsinfo;
@@ -96,15 +105,15 @@ bs_bench_warn_not_cold(BsBench *b, const BsColdState *cold, const char *what)
 	b->warned_not_cold = true;
 }
 
-/* End the call: the watch, then the call's settings, then its record. */
+/* End the call: its settings undone, its record, then the watch. */
 void
 bs_bench_end(BsBench *b)
 {
-	bs_client_watch_end(&b->client);
 	if (b->settings_nest > 0)
 		AtEOXact_GUC(true, b->settings_nest);
 	b->settings_nest = 0;
 	bs_run_finish(&b->history);
+	bs_client_watch_end(&b->client);
 }
 
 /*

@@ -9,12 +9,12 @@
  *
  *	bs_bench_begin		record the call (history.c); describe it into
  *						b->history with bs_run_target, bs_run_arg_*
- *	bs_bench_set		a setting for the call only (optional)
  *	bs_bench_rows		the result set, its row type checked and
  *						registered; from here the client is watched
+ *	bs_bench_set		a setting for the call only (optional)
  *	bs_bench_put_row	a row, into the result and the history
- *	bs_bench_end		the watch and the call's settings end, in that
- *						order; then the call is recorded
+ *	bs_bench_end		the call's settings undone, the call recorded,
+ *						the watch ended, in that order
  *
  * A run of a benchmark that reads relations (bench_seqscan,
  * bench_randread, bench_query) is bracketed by bs_measure_start and

@@ -469,6 +469,7 @@ bench_randread(PG_FUNCTION_ARGS)
 
 	bs_randread_open(&c.rr, target->storage_relids, NULL,
 					 RelationGetRelationName(target->rel));
+	bs_bench_rows(&b, "bench_randread", BS_RANDREAD_NCOLS, BS_RANDREAD_NCOLS);
 	prefetch = c.depth > 1 ? BS_PREFETCH_BUFFER : BS_PREFETCH_NONE;
 
 	/*
@@ -515,7 +516,6 @@ bench_randread(PG_FUNCTION_ARGS)
 	if (c.run_workers > 0)
 		c.procs = palloc(sizeof(BsRandProcess) * (c.run_workers + 1));
 
-	bs_bench_rows(&b, "bench_randread", BS_RANDREAD_NCOLS, BS_RANDREAD_NCOLS);
 	memset(&runs, 0, sizeof(runs));
 	runs.repeat = c.repeat;
 	runs.ncols = BS_RANDREAD_NCOLS;
