@@ -94,6 +94,15 @@ SELECT bench_record('fio', 'regress_bs_adv',
 	pg_temp.figures('{2000}', '{12000,23000,44000,79000,118000,126000,128000}', 84, 80),
 	'regress rep #3') > 0 AS recorded;
 SELECT * FROM pg_temp.advise('regress rep', 0.5);
+-- Repeats that agree: the NOTICE says to apply it; those above disagree,
+-- and its HINT says not to yet.
+SELECT count(bench_record('fio', 'regress_bs_adv',
+	pg_temp.figures('{2000}', '{12500,24000,45000,80000,120000,128000,130000}', 80, 75),
+	format('regress agree #%s', i))) AS recorded FROM generate_series(1, 3) i;
+SELECT setting, suggested_value, evidence LIKE '% The repeats agree.' AS agree
+FROM pg_temp.advise('regress agree', 0.5);
+SELECT sum(f.runs) AS forgotten
+FROM unnest('{regress agree,regress agree #1,regress agree #2,regress agree #3}'::text[]) l, bench_forget(l) f;
 -- repeat => 1: the first set alone
 SELECT setting, suggested_value, evidence LIKE '% One set of measurements: how much the figure moves between runs is not known (repeat => 3 shows it).' AS one_set
 FROM bench_tablespace_advice('regress_bs_adv', label => 'regress rep', repeat => 1, cache_hit_share => 0.5, record => false)

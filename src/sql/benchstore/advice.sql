@@ -1026,6 +1026,7 @@ DECLARE
 	picked integer;
 	lo text;
 	hi text;
+	unstable text[] := '{}';		-- the settings whose repeats disagree
 BEGIN
 	IF n IS NULL THEN
 		RAISE EXCEPTION 'repeat cannot be null' USING ERRCODE = 'null_value_not_allowed';
@@ -1153,6 +1154,7 @@ BEGIN
 				  WHERE x.value ->> 'setting' = s.setting));
 			IF cardinality(vals) > 0 AND lo IS DISTINCT FROM hi THEN
 				out.evidence := out.evidence || format(' The repeats disagree at this rounding (%s to %s): the figure is not stable enough to choose between them; more repeats or a longer duration narrow it.', lo, hi);
+				unstable := unstable || s.setting::text;
 			ELSIF cardinality(vals) > 0 AND cardinality(vals) < n THEN
 				out.evidence := out.evidence || format(' %s of %s repeats suggested nothing.', n - cardinality(vals), n);
 			ELSIF cardinality(vals) > 0 THEN
@@ -1170,9 +1172,13 @@ BEGIN
 												'measured', true, 'repeat', n,
 												'repeat_labels', to_jsonb(sub),
 												'cache_hit_share', $6));
+		-- advice whose repeats disagree is not to be applied yet
 		RAISE NOTICE 'advice recorded under label "%", its % sets of measurements under "%" .. "%"',
 			run_label, n, sub[1], sub[n]
-			USING HINT = format('Apply it with bench_apply_advice(%L, %L).', ts_name, run_label);
+			USING HINT = CASE WHEN cardinality(unstable) > 0
+						 THEN format('The repeats disagree on %s: the advice is not stable enough to apply. Measure again with a larger size or a longer duration until they agree.',
+									 array_to_string(unstable, ', '))
+						 ELSE format('Apply it with bench_apply_advice(%L, %L).', ts_name, run_label) END;
 	END IF;
 	PERFORM set_config('bs_advice.hit_share', '', true);
 	RETURN;
