@@ -182,9 +182,36 @@ FROM bench_compare('chunk64k', 'chunk256k');
 -- worse
 SELECT metric, baseline_value, candidate_value, ratio, verdict
 FROM bench_compare('chunk64k', 'chunk32k');
--- a 0.3 % difference inside a 4 % spread is noise
+-- a 0.3 % difference inside a 4 % spread: the interval still reaches past
+-- 5 %, so equal cannot be told yet, and the rounds that would are counted
 SELECT metric, baseline_value, candidate_value, ratio, noise_pct, verdict
 FROM bench_compare('chunk64k', 'chunk128k');
+-- a tight spread: the whole interval within 5 % is "equal within 5 %"; a
+-- smaller smallest difference that matters cannot say as much
+SELECT count(bench_record('pgbench', 'fast1', jsonb_build_object('tps', v), 'same-a'))
+FROM unnest('{1000,1001,999,1000}'::float8[]) v;
+SELECT count(bench_record('pgbench', 'fast1', jsonb_build_object('tps', v), 'same-b'))
+FROM unnest('{1002,1001,1003,1002}'::float8[]) v;
+SELECT metric, ratio, noise_pct, p_value < 0.05 AS significant, verdict
+FROM bench_compare('same-a', 'same-b');
+SELECT metric, ratio, p_value < 0.05 AS significant, verdict
+FROM bench_compare('same-a', 'same-b', min_difference_pct => 0.1);
+SELECT * FROM expect_error($$SELECT * FROM bench_compare('same-a', 'same-b', min_difference_pct => 100)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_compare('same-a', 'same-b', min_difference_pct => NULL)$$);
+SELECT * FROM expect_error($$SELECT * FROM bench_compare('same-a', 'same-b', details => NULL)$$);
+-- Many metrics at once: a 6 % difference whose t-test gives p = 0.02 is
+-- "better" alone, and "can't tell" among five metrics, where Holm's
+-- adjustment keeps the chance of any false verdict under 5 %.
+SELECT count(bench_record('outside', 'fast1', jsonb_build_object('m1', a, 'm2', b, 'm3', b, 'm4', b, 'm5', b), 'many-a'))
+FROM unnest('{100,102,98}'::float8[], '{50,51,49}'::float8[]) u(a, b);
+SELECT count(bench_record('outside', 'fast1', jsonb_build_object('m1', a, 'm2', b, 'm3', b, 'm4', b, 'm5', b), 'many-b'))
+FROM unnest('{106,108,104}'::float8[], '{50,49,51}'::float8[]) u(a, b);
+SELECT metric, ratio, p_value, verdict FROM bench_compare('many-a', 'many-b', metrics => '{m1}');
+SELECT metric, ratio, p_value, verdict FROM bench_compare('many-a', 'many-b');
+-- the t-test's p against Student's t tables (two-sided 5 % points)
+SELECT df, round(_bench_t_p(t, df)::numeric, 3) AS p
+FROM (VALUES (12.706, 1), (4.303, 2), (2.776, 4), (2.571, 5), (2.228, 10),
+			 (2.042, 30), (1.962, 1000), (0, 7)) v(t, df) ORDER BY df;
 -- one run each: no verdict, however large the difference
 SELECT metric, baseline_runs, candidate_runs, ratio, noise_pct, verdict
 FROM bench_compare('once-b', 'once-a');
@@ -204,6 +231,7 @@ SELECT tps, streams, bench_metric(metrics, 'x') AS x FROM bench_history WHERE la
 SELECT * FROM bench_forget('huge');
 SELECT * FROM bench_forget('flat-a');
 SELECT * FROM bench_forget('flat-b');
+SELECT sum(f.runs) AS forgotten FROM unnest('{same-a,same-b,many-a,many-b}'::text[]) l, bench_forget(l) f;
 -- a run id stands for its run; a metrics list picks metrics
 SELECT metric, baseline_runs, candidate_runs, verdict
 FROM bench_compare((SELECT min(run_id) FROM bench_run WHERE label = 'chunk64k')::text,

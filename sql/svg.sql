@@ -94,9 +94,10 @@ SELECT p.* FROM cmp, svg_parts(bench_svg(ARRAY[a, b], 'compare')) p;
 SELECT bench_svg(ARRAY[a, b], 'compare') LIKE '%>seqread 8kB pg_default mb_per_s</text>%' AS bar_label,
 	   bench_svg(ARRAY[a, b], 'compare') LIKE '%>1.314 better</text>%' AS verdict,
 	   bench_svg(ARRAY[a, b], 'compare') LIKE '%fill="#2ca02c"%' AS better_in_green,
-	   bench_svg(ARRAY[a, b], 'compare') LIKE '%>1 within noise</text>%' AS same_p99
+	   bench_svg(ARRAY[a, b], 'compare', metric => 'lat_p99_us') LIKE '%>1 equal within 5 %</text>%' AS same_p99
 FROM cmp;
-SELECT ratio, verdict FROM cmp, bench_compare(a::text, b::text) ORDER BY metric;
+SELECT metric, ratio, verdict FROM cmp, bench_compare(a::text, b::text) ORDER BY metric;
+SELECT metric, ratio, verdict FROM cmp, bench_compare(a::text, b::text, details => true) ORDER BY metric;
 
 --
 -- probe: latency against the file's size, the knee marked.

@@ -88,7 +88,7 @@ foreach my $what (sort keys %queries)
 	is($node->safe_psql('restored', $queries{$what}), $source{$what},
 		"restored $what is identical to the original");
 }
-like($source{bench_compare}, qr/^pgbench\|pg_default\|.*\|tps\|1\|1\|1234\.5\|1300\|1\.053\|\|no verdict: one run each$/m,
+like($source{bench_compare}, qr/^pgbench\|pg_default\|.*\|tps\|1\|1\|1234\.5\|1300\|1\.053\|\|\|no verdict: one run each$/m,
 	'bench_compare of the labels as recorded (tps row)');
 
 # New runs continue the numbering: the sequence came with the rows.

@@ -107,7 +107,7 @@ my $dba_grants_11 = q{
 	GRANT EXECUTE ON FUNCTION bench_tablespace_advice(name, text, interval, text, boolean, float8) TO bs_dba;};
 my $dba_grants_12 = q{
 	GRANT EXECUTE ON FUNCTION bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer, interval) TO bs_dba WITH GRANT OPTION;
-	REVOKE EXECUTE ON FUNCTION bench_compare(text, text, text[], boolean) FROM PUBLIC;
+	REVOKE EXECUTE ON FUNCTION bench_compare(text, text, text[], boolean, float8, boolean) FROM PUBLIC;
 	GRANT EXECUTE ON FUNCTION bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval, interval, text, text, interval, boolean) TO bs_dba;
 	GRANT EXECUTE ON FUNCTION bench_tablespace_advice(name, text, interval, text, boolean, float8, integer, regclass) TO bs_dba;
 	GRANT EXECUTE ON FUNCTION _bench_tablespace_advice_once(name, text, interval, text, boolean, float8) TO bs_dba;};
@@ -227,7 +227,7 @@ is($node->safe_psql('v11', q{SELECT has_function_privilege('bs_dba', 'bench_rela
 	AND NOT has_function_privilege('public', 'bench_apply_advice(name, text)', 'EXECUTE')}),
 	't', "the DBA's grant and revoke hold after the update, also on a function 1.2 replaces");
 is($node->safe_psql('v11', q{SELECT has_function_privilege('bs_dba', 'bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer, interval)', 'EXECUTE WITH GRANT OPTION')
-	AND NOT has_function_privilege('public', 'bench_compare(text, text, text[], boolean)', 'EXECUTE')
+	AND NOT has_function_privilege('public', 'bench_compare(text, text, text[], boolean, float8, boolean)', 'EXECUTE')
 	AND has_function_privilege('bs_dba', 'bench_tablespace_io(name, text, text, text[], integer, boolean, interval, text, boolean, integer, integer, interval, interval, text, text, interval, boolean)', 'EXECUTE')
 	AND has_function_privilege('public', 'bench_seqscan(regclass, text, text, integer, text, boolean, integer, integer, interval)', 'EXECUTE')}),
 	't', "grants and revokes on the functions 1.2 drops and creates again are carried over");

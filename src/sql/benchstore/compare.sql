@@ -2,32 +2,92 @@
 -- bench_compare_relations.
 
 --
--- bench_compare: two labels (or run ids) compared test by test, with the
--- ratio's noise and a verdict.  A cold run that was not cold (cached_pct 1
--- or more) is compared only with its like, as cache 'not cold', unless
--- asked (mix_cold).
+-- _bench_t_p: the two-sided p-value of Student's t with df degrees of
+-- freedom, df rounded down (which only makes it larger): the probability
+-- that |T| reaches |t| when there is no difference.  Exact for integer df
+-- by the finite series of Abramowitz and Stegun 26.7.3 and 26.7.4; df is
+-- capped at 1000, where t is the normal distribution to four digits.
+--
+CREATE OR REPLACE FUNCTION _bench_t_p(t float8, df float8)
+RETURNS float8
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+	nu integer := least(greatest(floor(df), 1), 1000)::integer;
+	theta float8 := atan(abs(t) / sqrt(nu));
+	c2 float8 := cos(theta) ^ 2;
+	term float8 := 1;
+	total float8 := 1;
+	inside float8;					-- P(|T| < |t|)
+BEGIN
+	IF nu % 2 = 1 THEN
+		-- A = 2/pi (theta + sin cos (1 + 2/3 cos^2 + 2*4/(3*5) cos^4 + ...)), nu - 3 at most
+		IF nu = 1 THEN
+			inside := 2 / pi() * theta;
+		ELSE
+			FOR k IN 1 .. (nu - 3) / 2 LOOP
+				term := term * c2 * (2 * k) / (2 * k + 1);
+				total := total + term;
+			END LOOP;
+			inside := 2 / pi() * (theta + sin(theta) * cos(theta) * total);
+		END IF;
+	ELSE
+		-- A = sin (1 + 1/2 cos^2 + 1*3/(2*4) cos^4 + ...), nu - 2 at most
+		FOR k IN 1 .. (nu - 2) / 2 LOOP
+			term := term * c2 * (2 * k - 1) / (2 * k);
+			total := total + term;
+		END LOOP;
+		inside := sin(theta) * total;
+	END IF;
+	RETURN least(1, greatest(0, 1 - inside));
+END;
+$$;
+
+COMMENT ON FUNCTION _bench_t_p(float8, float8) IS
+'internal: the two-sided p-value of Student''s t, for bench_compare''s verdicts';
+
+-- EXECUTE stays with PUBLIC: bench_compare, which anyone may run, calls it
+-- as its caller; it is arithmetic on its arguments.
+
+--
+-- bench_compare: two labels (or run ids) compared test by test.  Each row
+-- is a result of the benchmark (never one of its inputs: depths, sessions,
+-- read counts), with the ratio's noise and a verdict that holds over all
+-- the rows of the call: Welch's t-test on the runs of each side, its
+-- p-values adjusted by Holm's method over the rows, and a smallest
+-- difference that matters (min_difference_pct): "better" or "worse" only
+-- where the adjusted p is under 0.05 and the difference is at least that
+-- large; "equal within N %" where the ratio's whole 95 % interval lies
+-- within it; otherwise "can't tell", with about how many more rounds each
+-- side would need.  A cold run that was not cold (cached_pct 1 or more) is
+-- compared only with its like, as cache 'not cold', unless asked
+-- (mix_cold).
 --
 CREATE OR REPLACE FUNCTION bench_compare(
 	baseline text,					-- a label, or a run id
 	candidate text,					-- a label, or a run id
-	metrics text[] DEFAULT NULL,	-- metrics to compare; NULL: the headline ones
+	metrics text[] DEFAULT NULL,	-- metrics to compare; NULL: each test's headline (or every result, details)
 	mix_cold boolean DEFAULT false,	-- true: compare cold runs that were not cold with cold ones (1.2)
+	min_difference_pct float8 DEFAULT 5,	-- the smallest difference that matters, % of the baseline (1.2)
+	details boolean DEFAULT false,	-- every result metric, not only each test's headline (1.2)
 	OUT benchmark text,
 	OUT target text,				-- 'fast1', or 'fast1 / fast3' when they differ
 	OUT test text,					-- I/O test, or scan mode
 	OUT cache text,					-- warm, cold, or 'not cold': cold runs with 1 % or more of their pages cached (1.2)
 	OUT block_size text,
-	OUT streams integer,
+	OUT streams integer,			-- streams, a scan's processes, or the sessions or clients of a commit or TPC-B run
 	OUT direct boolean,
-	OUT iodepth integer,			-- operations in flight per stream (tablespace tests, raw scans)
+	OUT iodepth integer,			-- operations in flight per stream (tablespace tests, raw scans, random reads' depth)
 	OUT metric text,
 	OUT baseline_runs integer,		-- measurements averaged
 	OUT candidate_runs integer,
 	OUT baseline_value float8,		-- mean
 	OUT candidate_value float8,		-- mean
 	OUT ratio float8,				-- candidate / baseline
-	OUT noise_pct float8,			-- smallest change that counts, % of the baseline
-	OUT verdict text				-- better, worse, within noise, or no verdict: ...
+	OUT noise_pct float8,			-- half the 95 % interval of the difference, % of the baseline
+	OUT p_value float8,				-- Welch's t-test, Holm-adjusted over the call's rows (1.2)
+	OUT verdict text				-- better, worse, equal within N %, can't tell: ..., or no verdict: ...
 )
 RETURNS SETOF record
 LANGUAGE plpgsql STABLE PARALLEL SAFE
@@ -41,12 +101,24 @@ DECLARE
 	t95 float8[] := '{12.706,4.303,3.182,2.776,2.571,2.447,2.365,2.306,2.262,2.228,
 					  2.201,2.179,2.160,2.145,2.131,2.120,2.110,2.101,2.093,2.086,
 					  2.080,2.074,2.069,2.064,2.060,2.056,2.052,2.048,2.045,2.042}';
+	-- a run's inputs, never compared as results
+	inputs text[] := '{run,reads,blocks,depth,iodepth,streams,sessions,clients,payload_bytes,scale,workers_requested,workers_launched,workers_planned,pages,size_mb,tuples,rows,cached_pct}';
+	delta float8 := min_difference_pct / 100;
+	equal_words text := format('equal within %s %%', round(min_difference_pct::numeric, 2)::float8);
 	found_any boolean := false;
 	not_cold integer;
 	mixed text;
 BEGIN
-	IF mix_cold IS NULL THEN
-		RAISE EXCEPTION 'mix_cold cannot be null' USING ERRCODE = 'null_value_not_allowed';
+	IF mix_cold IS NULL OR details IS NULL OR min_difference_pct IS NULL THEN
+		RAISE EXCEPTION '% cannot be null',
+			CASE WHEN mix_cold IS NULL THEN 'mix_cold' WHEN details IS NULL THEN 'details'
+				 ELSE 'min_difference_pct' END
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF NOT (min_difference_pct >= 0 AND min_difference_pct < 100) THEN
+		RAISE EXCEPTION 'min_difference_pct must be at least 0 and below 100'
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'It is the smallest difference that matters to you, in % of the baseline: 5 says that 4 % faster is as good as equal.';
 	END IF;
 	IF cardinality(b_ids) = 0 THEN
 		RAISE EXCEPTION 'no recorded run has label or run id "%"', baseline
@@ -61,7 +133,7 @@ BEGIN
 
 	FOR benchmark, target, test, cache, block_size, streams, direct, iodepth, metric,
 		baseline_runs, candidate_runs, baseline_value, candidate_value, ratio,
-		noise_pct, verdict IN
+		noise_pct, p_value, verdict IN
 	WITH measured AS (
 		SELECT 'b' AS side, h.* FROM @extschema@.bench_history h WHERE h.run_id = ANY (b_ids)
 		UNION ALL
@@ -73,20 +145,32 @@ BEGIN
 			   CASE WHEN m.cache = 'cold' AND NOT bench_compare.mix_cold
 						 AND coalesce(@extschema@.bench_metric(m.metrics, 'cached_pct'), 0) >= 1
 					THEN 'not cold' ELSE m.cache END AS cache,
-			   m.block_size, m.streams, m.direct, m.iodepth, k.metric,
+			   m.block_size,
+			   -- the runs' shape, paired on, never graded: a commit or
+			   -- TPC-B run's sessions, a random-read run's depth
+			   coalesce(m.streams, @extschema@.bench_metric(m.metrics, 'sessions')::integer,
+						@extschema@.bench_metric(m.metrics, 'clients')::integer) AS streams,
+			   m.direct,
+			   coalesce(m.iodepth, @extschema@.bench_metric(m.metrics, 'depth')::integer) AS iodepth,
+			   k.metric,
 			   @extschema@.bench_metric(m.metrics, k.metric) AS value
 		FROM measured m
-		CROSS JOIN LATERAL unnest(CASE
+		CROSS JOIN LATERAL unnest(coalesce(CASE
 			WHEN bench_compare.metrics IS NOT NULL THEN bench_compare.metrics
+			-- each test's headline result, unless details are asked for
+			WHEN bench_compare.details THEN NULL
 			WHEN m.benchmark IN ('seqscan', 'cluster_seqscan') THEN ARRAY['mb_per_s']
 			WHEN m.benchmark = 'query' THEN ARRAY['elapsed_ms']
 			WHEN m.benchmark IN ('tablespace_io', 'tablespaces_io', 'cluster_tablespace_io') THEN
-				CASE WHEN m.test IN ('seqwrite', 'seqread')
-					 THEN ARRAY['mb_per_s', 'lat_p99_us']
-					 ELSE ARRAY['iops', 'lat_p99_us'] END
-			ELSE ARRAY(SELECT e.key FROM jsonb_each(m.metrics) e
-					   WHERE jsonb_typeof(e.value) = 'number' ORDER BY e.key)
-		END) AS k(metric)
+				CASE WHEN m.test IN ('seqwrite', 'seqread') THEN ARRAY['mb_per_s'] ELSE ARRAY['iops'] END
+			WHEN m.benchmark IN ('randread', 'cluster_randread') THEN ARRAY['reads_per_s']
+			WHEN m.benchmark = 'commit' THEN ARRAY['commits_per_s']
+			WHEN m.benchmark IN ('tpcb', 'cluster_tpcb') THEN ARRAY['tps']
+		END,
+			-- details, and the benchmarks recorded from outside: every result
+			ARRAY(SELECT e.key FROM jsonb_each(m.metrics) e
+				  WHERE jsonb_typeof(e.value) = 'number' AND e.key <> ALL (inputs)
+				  ORDER BY e.key))) AS k(metric)
 		WHERE @extschema@.bench_metric(m.metrics, k.metric) IS NOT NULL
 	),
 	grouped AS (
@@ -143,8 +227,53 @@ BEGIN
 	judged AS (
 		SELECT s.*,
 			   s.se * CASE WHEN s.df IS NULL OR s.df > 30 THEN 1.96 + 2.4 / coalesce(s.df, 1e9)
-						   ELSE t95[greatest(1, floor(s.df)::integer)] END AS half
+						   ELSE t95[greatest(1, floor(s.df)::integer)] END AS half,
+			   -- Welch's t-test: how likely a difference this large is from noise alone
+			   CASE WHEN s.se > 0 AND s.df IS NOT NULL
+					THEN @extschema@._bench_t_p((s.cm - s.bm) / s.se, s.df) END AS p
 		FROM stats s
+	),
+	ranked AS (
+		SELECT j.*,
+			   count(j.p) OVER () AS m,
+			   row_number() OVER (ORDER BY j.p NULLS LAST, j.benchmark, j.b_target, j.c_target,
+										   j.test, j.cache, j.block_size, j.streams, j.direct,
+										   j.iodepth, j.metric) AS k
+		FROM judged j
+	),
+	-- Holm's step-down adjustment over the call's rows: the chance of one
+	-- false "better" or "worse" among them all stays under 5 %
+	adjusted AS (
+		SELECT r.*,
+			   CASE WHEN r.p IS NOT NULL
+					THEN least(1, max((r.m - r.k + 1) * r.p)
+								  OVER (ORDER BY r.k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW))
+			   END AS p_adj,
+			   abs(r.cm - r.bm) AS diff,
+			   delta * abs(r.bm) AS matters,
+			   least(r.bn, r.cn) AS n
+		FROM ranked r
+	),
+	-- the rounds more each side would need: enough to shrink the interval
+	-- below the difference seen, widened as Holm's adjustment widens it at
+	-- the row's rank (the normal quantile of 2.5 % / (m - k + 1) over that
+	-- of 2.5 %, by Abramowitz and Stegun's 26.2.23), or below what is left
+	-- of the smallest difference that matters; the interval shrinks with
+	-- the square root of the rounds
+	widened AS (
+		SELECT a.*, sqrt(-2 * ln(0.025 / greatest(a.m - a.k + 1, 1))) AS tt
+		FROM adjusted a
+	),
+	needed AS (
+		SELECT w.*,
+			   CASE WHEN w.half > 0 AND w.diff >= w.matters THEN
+					ceil(w.n * (w.half * (w.tt - (2.515517 + 0.802853 * w.tt + 0.010328 * w.tt ^ 2) /
+											 (1 + 1.432788 * w.tt + 0.189269 * w.tt ^ 2 + 0.001308 * w.tt ^ 3)) / 1.96
+								/ nullif(w.diff, 0)) ^ 2 - w.n)
+					WHEN w.half > 0 THEN
+					ceil(w.n * (w.half / nullif(w.matters - w.diff, 0)) ^ 2 - w.n)
+			   END AS more
+		FROM widened w
 	)
 	SELECT j.benchmark,
 		   CASE WHEN j.b_target IS NOT DISTINCT FROM j.c_target THEN j.b_target
@@ -155,12 +284,18 @@ BEGIN
 		   round(j.cm::numeric, 2)::float8,
 		   round((j.cm / nullif(j.bm, 0))::numeric, 3)::float8,
 		   round((100 * j.half / nullif(abs(j.bm), 0))::numeric, 1)::float8,
+		   round(j.p_adj::numeric, 4)::float8,
 		   CASE WHEN j.se IS NULL THEN 'no verdict: one run each'
 				WHEN j.se = 0 AND j.cm <> j.bm THEN 'no verdict: no spread'
-				WHEN abs(j.cm - j.bm) <= j.half THEN 'within noise'
-				WHEN (j.cm > j.bm) = j.higher_better THEN 'better'
-				ELSE 'worse' END
-	FROM judged j
+				WHEN j.se = 0 THEN equal_words
+				WHEN j.p_adj < 0.05 AND j.diff >= j.matters AND j.diff > 0
+				THEN CASE WHEN (j.cm > j.bm) = j.higher_better THEN 'better' ELSE 'worse' END
+				WHEN j.diff + j.half <= j.matters THEN equal_words
+				WHEN j.more IS NULL OR j.more > 1000
+				THEN 'can''t tell: more than 1000 more rounds would be needed'
+				ELSE format('can''t tell: about %s more round%s each would', greatest(j.more, 1)::bigint,
+							CASE WHEN greatest(j.more, 1) = 1 THEN '' ELSE 's' END) END
+	FROM needed j
 	ORDER BY j.benchmark, j.b_target, j.c_target,
 			 array_position(ARRAY['seqwrite', 'seqread', 'randread', 'randwrite', 'sync'], j.test),
 			 j.test, j.cache,
@@ -208,8 +343,8 @@ BEGIN
 END;
 $$;
 
-COMMENT ON FUNCTION bench_compare(text, text, text[], boolean) IS
-'compare two labels (or run ids) measurement by measurement, with a verdict that respects the noise of repeated runs';
+COMMENT ON FUNCTION bench_compare(text, text, text[], boolean, float8, boolean) IS
+'compare two labels (or run ids) result by result, with verdicts that hold over all the rows compared and a smallest difference that matters';
 
 --
 -- bench_compare_tablespaces and bench_compare_relations: two tablespaces
@@ -307,7 +442,7 @@ CREATE OR REPLACE FUNCTION bench_compare_tablespaces(
 	OUT ratio_low float8,				-- the ratio's 95 % interval
 	OUT ratio_high float8,
 	OUT runs integer,					-- runs on each side (the rounds done)
-	OUT verdict text,					-- '<b> better', '<a> better', 'within noise', or no verdict: ...
+	OUT verdict text,					-- '<b> better', '<a> better', 'equal within 5 %', 'can''t tell: ...', or 'no verdict: ...'
 	OUT a_label text,					-- where the runs are recorded
 	OUT b_label text
 )
@@ -372,7 +507,7 @@ BEGIN
 		   v.runs, v.verdict, la, lb
 	  FROM @extschema@._bench_compare_sides(la, lb, ts_a, ts_b) v;
 	RAISE NOTICE 'runs recorded under labels "%" and "%"', la, lb
-		USING HINT = format('bench_chart(%L) draws them; bench_compare(%L, %L, metrics => ...) compares other metrics.',
+		USING HINT = format('bench_chart(%L) draws them; bench_compare(%L, %L, details => true) compares every result of the runs.',
 							base || ': %', la, lb);
 END;
 $$;
@@ -396,7 +531,7 @@ CREATE OR REPLACE FUNCTION bench_compare_relations(
 	OUT ratio_low float8,				-- the ratio's 95 % interval
 	OUT ratio_high float8,
 	OUT runs integer,					-- runs on each side (the rounds done)
-	OUT verdict text,					-- '<b> better', '<a> better', 'within noise', or no verdict: ...
+	OUT verdict text,					-- '<b> better', '<a> better', 'equal within 5 %', 'can''t tell: ...', or 'no verdict: ...'
 	OUT a_label text,
 	OUT b_label text
 )

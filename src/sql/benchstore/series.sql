@@ -310,7 +310,7 @@ COMMENT ON FUNCTION bench_chart(bigint, text, integer, integer) IS
 CREATE OR REPLACE FUNCTION bench_svg(
 	run_ids bigint[],				-- the runs (bench_history.run_id); compare: baseline then candidate
 	kind text DEFAULT 'series',		-- series, sweep, compare or probe
-	metric text DEFAULT NULL,		-- series: a column of bench_sample (mb_per_s); sweep: a figure of the rows (iops); probe: lat_p50_us; compare: all of bench_compare's
+	metric text DEFAULT NULL,		-- series: a column of bench_sample (mb_per_s); sweep: a figure of the rows (iops); probe: lat_p50_us; compare: bench_compare's headline ones
 	width integer DEFAULT 800,		-- pixels, 320 .. 4000
 	height integer DEFAULT 420		-- pixels of the plot, 200 .. 4000 (the legend adds to it)
 )
@@ -573,8 +573,8 @@ BEGIN
 				|| format('<rect x="%s" y="%s" width="%s" height="18" fill="%s"/>',
 						  round((x0 + (least(t, 1) - xmin) / (xmax - xmin) * (x1 - x0))::numeric, 1), round(py::numeric, 1),
 						  round((abs(t - 1) / (xmax - xmin) * (x1 - x0))::numeric, 1),
-						  CASE s ->> 'verdict' WHEN 'better' THEN '#2ca02c' WHEN 'worse' THEN '#d62728'
-											  WHEN 'within noise' THEN '#999999' ELSE '#cccccc' END);
+						  CASE WHEN s ->> 'verdict' = 'better' THEN '#2ca02c' WHEN s ->> 'verdict' = 'worse' THEN '#d62728'
+							   WHEN s ->> 'verdict' LIKE 'equal within %' THEN '#999999' ELSE '#cccccc' END);
 			IF s ->> 'noise' IS NOT NULL THEN
 				svg := svg || format('<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000000"/>',
 						round((x0 + (t * (1 - (s ->> 'noise')::float8 / 100) - xmin) / (xmax - xmin) * (x1 - x0))::numeric, 1), round(py::numeric + 9, 1),
