@@ -25,7 +25,10 @@ SELECT sessions, synchronous_commit, tablespace, payload_bytes,
 	   wal_flushes IS NOT NULL
 	   AND (commits_per_flush IS NULL) = (wal_flushes = 0)
 	   AND (wal_flushes = 0 OR abs(commits_per_flush - commits::float8 / wal_flushes) <= 0.01) AS flushes_known,
-	   first_fpi_per_commit IS NULL AS no_first_interval
+	   first_fpi_per_commit IS NULL AS no_first_interval,
+	   -- where the commits waited: pg_wal, here in the data directory as
+	   -- pg_default is (the tablespace holds only the sessions' tables)
+	   notes LIKE 'Every commit waited for its WAL to be flushed in pg_wal, which is on tablespace "pg_default"''s filesystem here;%' AS says_where_commits_wait
 FROM bench_commit(sessions => 2, duration => '300ms', label => 'commit-two');
 
 -- No run table is left; the run is in the history with its series.
@@ -87,7 +90,8 @@ FROM until_steady, bench_run r WHERE r.label = 'commit-until';
 SET allow_in_place_tablespaces = on;
 CREATE TABLESPACE commit_ts LOCATION '';
 RESET allow_in_place_tablespaces;
-SELECT tablespace, commits > 0 AS committed
+SELECT tablespace, commits > 0 AS committed,
+	   notes LIKE 'Every commit waited for its WAL to be flushed in pg_wal, which is on tablespace "commit_ts"''s filesystem here; the tablespace held only the sessions'' tables%' AS says_where_commits_wait
 FROM bench_commit(duration => '200ms', tablespace => 'commit_ts', record => false);
 
 -- A run's tables are known by the extension's record of them

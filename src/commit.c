@@ -463,6 +463,26 @@ bench_commit(PG_FUNCTION_ARGS)
 				bs_sessions_add_note(&notes, "The run was too short to tell its first interval after the checkpoint from the rest: pass a duration of several sample intervals.");
 		}
 		bs_sessions_steady_columns(r, values, nulls, COL_STEADY_STATE, &notes);
+
+		/*
+		 * Where the commits waited: for their WAL in pg_wal, whatever the
+		 * tablespace, which holds only the sessions' tables.
+		 */
+		switch (bs_sessions_wal_shares_filesystem(OidIsValid(spcoid) ? spcoid : MyDatabaseTableSpace))
+		{
+			case 1:
+				bs_sessions_add_note(&notes, psprintf("Every commit waited for its WAL to be flushed in pg_wal, which is on tablespace \"%s\"'s filesystem here; the tablespace held only the sessions' tables, whose pages the checkpointer writes later, outside the commit path.",
+													  sh->spcname));
+				break;
+			case 0:
+				bs_sessions_add_note(&notes, psprintf("Every commit waited for its WAL to be flushed in pg_wal, which is not on tablespace \"%s\"'s filesystem: these figures are pg_wal's storage's, not the tablespace's, which held only the sessions' tables.",
+													  sh->spcname));
+				break;
+			default:
+				bs_sessions_add_note(&notes, psprintf("Every commit waited for its WAL to be flushed in pg_wal, wherever that is; the tablespace \"%s\" held only the sessions' tables.",
+													  sh->spcname));
+				break;
+		}
 		if (hist.count > 0)
 			values[COL_HISTOGRAM] = bs_hist_jsonb(&hist);
 		else

@@ -34,8 +34,12 @@
  */
 #include "postgres.h"
 
+#include <sys/stat.h>
+
 #include "access/transam.h"
 #include "access/xact.h"
+#include "access/xlog_internal.h"
+#include "catalog/pg_tablespace_d.h"
 #include "catalog/pg_proc.h"
 #include "histogram.h"
 #include "nodes/execnodes.h"
@@ -432,6 +436,25 @@ bs_sessions_add_note(StringInfo notes, const char *sentence)
 	if (notes->len > 0)
 		appendStringInfoChar(notes, ' ');
 	appendStringInfoString(notes, sentence);
+}
+
+/*
+ * Whether pg_wal, where every commit waits for its WAL to be flushed, is
+ * on the filesystem of tablespace spc: 1 yes, 0 no, -1 unknown.  Paths are
+ * relative to the data directory, the backend's working directory; stat()
+ * follows pg_wal's and the tablespace's symbolic links.
+ */
+int
+bs_sessions_wal_shares_filesystem(Oid spc)
+{
+	struct stat wal;
+	struct stat tbs;
+	char	   *dir = (spc == DEFAULTTABLESPACE_OID || !OidIsValid(spc)) ?
+		pstrdup("base") : psprintf("pg_tblspc/%u", spc);
+
+	if (stat(XLOGDIR, &wal) != 0 || stat(dir, &tbs) != 0)
+		return -1;
+	return wal.st_dev == tbs.st_dev ? 1 : 0;
 }
 
 /* The server's WAL flushes and their time, from its statistics. */

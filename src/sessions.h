@@ -157,6 +157,7 @@ extern void bs_sessions_read_wal_flushes(BsWalFlushes *f);
 extern void bs_sessions_steady_columns(BsSessionsRun *r, Datum *values, bool *nulls,
 									   int col_state, StringInfo notes);
 extern void bs_sessions_add_note(StringInfo notes, const char *sentence);
+extern int	bs_sessions_wal_shares_filesystem(Oid spc);
 extern bool bs_sessions_may_release_xmin(FunctionCallInfo fcinfo);
 
 /* a session */

@@ -652,6 +652,33 @@ bench_tpcb(PG_FUNCTION_ARGS)
 		else
 			nulls[COL_CHECKPOINTS] = true;
 		bs_sessions_steady_columns(r, values, nulls, COL_STEADY_STATE, &notes);
+
+		/*
+		 * Where the transactions waited: for their WAL in pg_wal, whatever
+		 * the tables' tablespaces.
+		 */
+		{
+			Oid			spc = get_rel_tablespace(accounts);
+			char	   *spcname;
+
+			if (!OidIsValid(spc))
+				spc = MyDatabaseTableSpace;
+			spcname = bs_tablespace_name(spc);
+			switch (bs_sessions_wal_shares_filesystem(spc))
+			{
+				case 1:
+					bs_sessions_add_note(&notes, psprintf("Every transaction waited for its WAL to be flushed in pg_wal, which is on the filesystem of pgbench_accounts' tablespace \"%s\" here; the tables' tablespaces decide where their pages are read and written, not where commits wait.",
+														  spcname));
+					break;
+				case 0:
+					bs_sessions_add_note(&notes, psprintf("Every transaction waited for its WAL to be flushed in pg_wal, which is not on the filesystem of pgbench_accounts' tablespace \"%s\": the commits' share of these figures is pg_wal's storage's.",
+														  spcname));
+					break;
+				default:
+					bs_sessions_add_note(&notes, "Every transaction waited for its WAL to be flushed in pg_wal, whatever the tables' tablespaces.");
+					break;
+			}
+		}
 		if (notes.len > 0)
 			values[COL_NOTES] = CStringGetTextDatum(notes.data);
 		else

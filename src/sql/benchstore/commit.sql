@@ -47,7 +47,7 @@ CREATE OR REPLACE FUNCTION bench_commit(
 	OUT steady_at_ms float8,		-- when it first held: the end of that window, since the run began (ramp included)
 	OUT steady_criterion text,		-- the criterion and its window, e.g. 'iops:5% over 30 s'
 	OUT histogram jsonb,			-- commit latency histogram: [[upper bound µs, commits], ...], four bins to a power of two
-	OUT notes text					-- what could not be measured, and why; NULL: nothing
+	OUT notes text					-- where the commits waited (pg_wal, on the tablespace's filesystem or not); what could not be measured, and why
 )
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'bench_commit'

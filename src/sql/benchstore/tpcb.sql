@@ -219,7 +219,7 @@ CREATE OR REPLACE FUNCTION bench_tpcb(
 	OUT steady_at_ms float8,		-- when it first held: the end of that window, since the run began (ramp included)
 	OUT steady_criterion text,		-- the criterion and its window, e.g. 'iops:5% over 30 s'
 	OUT histogram jsonb,			-- transaction latency histogram: [[upper bound µs, transactions], ...]
-	OUT notes text					-- what could not be measured, and why; NULL: nothing
+	OUT notes text					-- where the transactions waited (pg_wal, on the tablespace's filesystem or not); what could not be measured, and why
 )
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'bench_tpcb'

@@ -105,8 +105,12 @@ out AS (
 		   sum(n.wal_fpi)::bigint,
 		   CASE WHEN count(n.wal_flushes) = count(*) THEN sum(n.wal_flushes)::bigint END,
 		   sum(n.checkpoints)::integer,
-		   CASE WHEN count(n.notes) > 0
-				THEN format('%s of %s nodes have notes.', count(n.notes), count(*)) END,
+		   -- every node says where its transactions waited (last in its
+		   -- notes); the total counts the nodes that say more
+		   CASE WHEN count(*) FILTER (WHERE regexp_replace(n.notes, ' ?Every transaction waited for its WAL to be flushed in pg_wal.*$', '') <> '') > 0
+				THEN format('%s of %s nodes have notes.',
+							count(*) FILTER (WHERE regexp_replace(n.notes, ' ?Every transaction waited for its WAL to be flushed in pg_wal.*$', '') <> ''),
+							count(*)) END,
 		   min(n.tps),
 		   max(n.tps),
 		   round((max(n.tps) / nullif(min(n.tps), 0))::numeric, 3)::float8
@@ -268,7 +272,7 @@ CREATE OR REPLACE FUNCTION bench_cluster_tpcb(
 	OUT wal_fpi bigint,				-- as bench_tpcb; total: summed
 	OUT wal_flushes bigint,			-- as bench_tpcb; total: summed (NULL if any node's is)
 	OUT checkpoints integer,		-- as bench_tpcb; total: summed
-	OUT notes text,					-- the node's notes; total: how many nodes have notes
+	OUT notes text,					-- the node's notes; total: how many nodes have notes other than where their transactions waited
 	OUT min_tps float8,				-- total: the slowest node's tps; NULL on node rows
 	OUT max_tps float8,				-- total: the fastest node's tps; NULL on node rows
 	OUT skew float8					-- total: max_tps / min_tps (1.0 = even); NULL on node rows
