@@ -150,14 +150,16 @@ LEFT JOIN pg_temp.tpch_queries q
 	   ON c.benchmark = 'query'
 	  AND left(c.target, 30) = left(regexp_replace(btrim(q.query, E' \n\t'), '\s+', ' ', 'g'), 30);
 SELECT * FROM bench_chart('mb_per_s', label_like => 'tpch\_%', benchmark => 'seqscan');
--- The queries' times per label (the full text of each is among the
--- recorded arguments).
+-- The queries' times per label (each is named by the start of its text,
+-- as recorded: constants replaced by $1, $2, ... unless
+-- benchstore.record_query_text = 'exact').
 SELECT q.name AS query, h.cache, h.label, count(*) AS runs,
 	   round(avg(h.elapsed_ms)::numeric, 1) AS avg_ms, round(min(h.elapsed_ms)::numeric, 1) AS min_ms,
 	   round(max(h.elapsed_ms)::numeric, 1) AS max_ms
 FROM bench_history h
-JOIN bench_run r ON r.run_id = h.run_id
-JOIN pg_temp.tpch_queries q ON q.query = r.arguments ->> 'query'
+JOIN pg_temp.tpch_queries q
+	 ON h.benchmark = 'query'
+	AND left(h.target, 30) = left(regexp_replace(btrim(q.query, E' \n\t'), '\s+', ' ', 'g'), 30)
 WHERE h.label IN (:'label_a', :'label_b')
 GROUP BY 1, 2, 3
 ORDER BY 1 DESC, 2 DESC, 3;
