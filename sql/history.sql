@@ -265,6 +265,19 @@ SELECT benchmark, target, test, block_size, streams, direct, metric, baseline_ru
 	   candidate_runs AS c_n, baseline_value, candidate_value, ratio, verdict
 FROM bench_compare('disk-a', 'disk-b');
 
+-- A figure a cache below the server answered is never a winner, however
+-- large the difference: the storage on one side against a cache on the
+-- other (the WARNING says so too).
+SELECT count(*) FROM (SELECT fake_io('below-a', 'fast1', 'randread', '8kB', mbs, 300)
+					  FROM unnest('{40,41,39}'::float8[]) mbs) f;
+SELECT count(*) FROM (SELECT fake_io('below-b', 'fast3', 'randread', '8kB', mbs, 30)
+					  FROM unnest('{400,410,390}'::float8[]) mbs) f;
+UPDATE bench_result x SET metrics = x.metrics || jsonb_build_object('served_by',
+		CASE r.label WHEN 'below-a' THEN 'storage' ELSE 'cache below' END)
+FROM bench_run r WHERE r.run_id = x.run_id AND r.label IN ('below-a', 'below-b');
+SELECT test, metric, ratio, verdict FROM bench_compare('below-a', 'below-b');
+SELECT sum(f.runs) AS forgotten FROM unnest('{below-a,below-b}'::text[]) l, bench_forget(l) f;
+
 -- Nothing in common: no rows and a NOTICE.
 SELECT * FROM bench_compare('disk-a', 'chunk64k');
 SELECT * FROM expect_error($$SELECT * FROM bench_compare('no-such-label', 'disk-a')$$);

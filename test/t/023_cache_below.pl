@@ -241,6 +241,8 @@ is( $node->safe_psql('postgres', q{
 my ($ret, $out, $err) = $node->psql('postgres',
 	q{SELECT verdict FROM bench_compare('rig direct', 'rig cached')});
 is($ret, 0, 'bench_compare across provenances runs');
+is($out, 'no verdict: a cache below the server answered the candidate',
+	'a figure a cache below the server answered is never a winner');
 like($err,
 	qr/WARNING:  the figures compared were read from different places: seqread \(rig direct: storage, rig cached: cache below\)/,
 	'bench_compare warns that one side was served by a cache below');

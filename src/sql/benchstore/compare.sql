@@ -87,7 +87,7 @@ CREATE OR REPLACE FUNCTION bench_compare(
 	OUT ratio float8,				-- candidate / baseline
 	OUT noise_pct float8,			-- half the 95 % interval of the difference, % of the baseline
 	OUT p_value float8,				-- Welch's t-test, Holm-adjusted over the call's rows (1.2)
-	OUT verdict text				-- better, worse, equal within N %, can't tell: ..., or no verdict: ...
+	OUT verdict text				-- better, worse, equal within N %, can't tell: ..., or no verdict: ... (a cache below the server answered, one run each, no spread)
 )
 RETURNS SETOF record
 LANGUAGE plpgsql STABLE PARALLEL SAFE
@@ -153,7 +153,8 @@ BEGIN
 			   m.direct,
 			   coalesce(m.iodepth, @extschema@.bench_metric(m.metrics, 'depth')::integer) AS iodepth,
 			   k.metric,
-			   @extschema@.bench_metric(m.metrics, k.metric) AS value
+			   @extschema@.bench_metric(m.metrics, k.metric) AS value,
+			   m.served_by
 		FROM measured m
 		CROSS JOIN LATERAL unnest(coalesce(CASE
 			WHEN bench_compare.metrics IS NOT NULL THEN bench_compare.metrics
@@ -177,7 +178,9 @@ BEGIN
 		SELECT v.side, v.benchmark, v.target_kind, v.target, v.test, v.cache,
 			   v.block_size, v.streams, v.direct, v.iodepth, v.metric,
 			   count(*)::integer AS n, avg(v.value) AS mean,
-			   coalesce(stddev_samp(v.value), 0) AS sd
+			   coalesce(stddev_samp(v.value), 0) AS sd,
+			   -- a read a cache below the server answered, in any run
+			   coalesce(bool_or(v.served_by = 'cache below'), false) AS below
 		FROM vals v
 		GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
 	),
@@ -192,7 +195,8 @@ BEGIN
 		SELECT b.benchmark, b.test, b.cache, b.block_size, b.streams, b.direct, b.iodepth,
 			   b.metric,
 			   b.target AS b_target, c.target AS c_target,
-			   b.n AS bn, c.n AS cn, b.mean AS bm, c.mean AS cm, b.sd AS bs, c.sd AS cs
+			   b.n AS bn, c.n AS cn, b.mean AS bm, c.mean AS cm, b.sd AS bs, c.sd AS cs,
+			   b.below AS b_below, c.below AS c_below
 		FROM sided b
 		JOIN sided c
 		  ON b.side = 'b' AND c.side = 'c'
@@ -285,7 +289,12 @@ BEGIN
 		   round((j.cm / nullif(j.bm, 0))::numeric, 3)::float8,
 		   round((100 * j.half / nullif(abs(j.bm), 0))::numeric, 1)::float8,
 		   round(j.p_adj::numeric, 4)::float8,
-		   CASE WHEN j.se IS NULL THEN 'no verdict: one run each'
+		   -- a figure a cache below the server answered is never a winner
+		   CASE WHEN j.b_below OR j.c_below
+				THEN format('no verdict: a cache below the server answered %s',
+							CASE WHEN j.b_below AND j.c_below THEN 'both sides'
+								 WHEN j.b_below THEN 'the baseline' ELSE 'the candidate' END)
+				WHEN j.se IS NULL THEN 'no verdict: one run each'
 				WHEN j.se = 0 AND j.cm <> j.bm THEN 'no verdict: no spread'
 				WHEN j.se = 0 THEN equal_words
 				WHEN j.p_adj < 0.05 AND j.diff >= j.matters AND j.diff > 0
@@ -396,13 +405,14 @@ COMMENT ON FUNCTION _bench_compare_labels(text, text, text) IS
 -- bench_run shows the caller.
 
 -- The verdict of a comparison: bench_compare of its two labels, the ratio's
--- 95 % interval (ratio ∓ noise_pct / 100, the low end at 0 at least), and
--- the verdict naming the better side.
+-- 95 % interval (ratio ∓ noise_pct / 100, the low end at 0 at least), the
+-- verdict naming the better side, and where each side's reads came from.
 CREATE OR REPLACE FUNCTION _bench_compare_sides(a_label text, b_label text, a_name text, b_name text,
 									 OUT test text, OUT cache text, OUT metric text,
 									 OUT a_value float8, OUT b_value float8, OUT ratio float8,
 									 OUT ratio_low float8, OUT ratio_high float8,
-									 OUT runs integer, OUT verdict text)
+									 OUT runs integer, OUT verdict text,
+									 OUT a_served_by text, OUT b_served_by text)
 RETURNS SETOF record
 LANGUAGE sql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -413,7 +423,13 @@ AS $$
 		   least(c.baseline_runs, c.candidate_runs),
 		   CASE c.verdict WHEN 'better' THEN format('%s better', b_name)
 						  WHEN 'worse' THEN format('%s better', a_name)
-						  ELSE c.verdict END
+						  ELSE c.verdict END,
+		   (SELECT string_agg(DISTINCT h.served_by, ', ' ORDER BY h.served_by)
+			  FROM @extschema@.bench_history h
+			 WHERE h.label = a_label AND h.test IS NOT DISTINCT FROM c.test),
+		   (SELECT string_agg(DISTINCT h.served_by, ', ' ORDER BY h.served_by)
+			  FROM @extschema@.bench_history h
+			 WHERE h.label = b_label AND h.test IS NOT DISTINCT FROM c.test)
 	  FROM @extschema@.bench_compare(a_label, b_label) c
 $$;
 
@@ -443,6 +459,8 @@ CREATE OR REPLACE FUNCTION bench_compare_tablespaces(
 	OUT ratio_high float8,
 	OUT runs integer,					-- runs on each side (the rounds done)
 	OUT verdict text,					-- '<b> better', '<a> better', 'equal within 5 %', 'can''t tell: ...', or 'no verdict: ...'
+	OUT a_served_by text,				-- where a's reads came from: storage, cache below (a read test's), or NULL
+	OUT b_served_by text,
 	OUT a_label text,					-- where the runs are recorded
 	OUT b_label text
 )
@@ -504,7 +522,7 @@ BEGIN
 
 	RETURN QUERY
 	SELECT v.test, v.metric, v.a_value, v.b_value, v.ratio, v.ratio_low, v.ratio_high,
-		   v.runs, v.verdict, la, lb
+		   v.runs, v.verdict, v.a_served_by, v.b_served_by, la, lb
 	  FROM @extschema@._bench_compare_sides(la, lb, ts_a, ts_b) v;
 	RAISE NOTICE 'runs recorded under labels "%" and "%"', la, lb
 		USING HINT = format('bench_chart(%L) draws them; bench_compare(%L, %L, details => true) compares every result of the runs.',
@@ -532,6 +550,8 @@ CREATE OR REPLACE FUNCTION bench_compare_relations(
 	OUT ratio_high float8,
 	OUT runs integer,					-- runs on each side (the rounds done)
 	OUT verdict text,					-- '<b> better', '<a> better', 'equal within 5 %', 'can''t tell: ...', or 'no verdict: ...'
+	OUT a_served_by text,				-- where a's cold reads came from: storage, cache below, or NULL
+	OUT b_served_by text,
 	OUT a_label text,
 	OUT b_label text
 )
@@ -580,7 +600,7 @@ BEGIN
 
 	RETURN QUERY
 	SELECT v.test, v.cache, v.metric, v.a_value, v.b_value, v.ratio, v.ratio_low,
-		   v.ratio_high, v.runs, v.verdict, la, lb
+		   v.ratio_high, v.runs, v.verdict, v.a_served_by, v.b_served_by, la, lb
 	  FROM @extschema@._bench_compare_sides(la, lb, rel_a::text, rel_b::text) v;
 	RAISE NOTICE 'runs recorded under labels "%" and "%"', la, lb;
 END;
