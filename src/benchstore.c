@@ -21,6 +21,7 @@
 #include "benchstore.h"
 #include "session_limits.h"
 #include "catalog/pg_extension.h"
+#include "catalog/pg_tablespace_d.h"
 #include "commands/tablespace.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -220,6 +221,22 @@ bs_tablespace_name(Oid spcoid)
 		spcoid = MyDatabaseTableSpace;
 	name = get_tablespace_name(spcoid);
 	return name ? name : psprintf("%u", spcoid);
+}
+
+/*
+ * The directory of a tablespace's files, relative to the data directory
+ * (the backend's working directory): base, or the tablespace's link in
+ * pg_tblspc, which a stat() or open() follows.  InvalidOid means the
+ * database's default tablespace.
+ */
+char *
+bs_tablespace_dir(Oid spcoid)
+{
+	if (!OidIsValid(spcoid))
+		spcoid = MyDatabaseTableSpace;
+	if (spcoid == DEFAULTTABLESPACE_OID)
+		return pstrdup("base");
+	return psprintf("pg_tblspc/%u", spcoid);
 }
 
 /*

@@ -63,6 +63,7 @@ extern int	bs_parse_choice(text *value, const char *argname,
 extern double bs_round(double value, int digits);
 extern double bs_per_second(double amount, double elapsed_ms);
 extern char *bs_tablespace_name(Oid spcoid);
+extern char *bs_tablespace_dir(Oid spcoid);
 extern Oid	bs_extension_schema(const char *extname);
 
 /* benchstore.c: a parallel run's workers, ready before its clock starts */

@@ -34,7 +34,6 @@
 #include "blockdev.h"
 #include "cache.h"
 #include "catalog/pg_authid.h"
-#include "catalog/pg_tablespace_d.h"
 #include "compat.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -334,8 +333,7 @@ find_target_devices(BsTarget *target, BsColdState *state)
 		BsDevStack *stack = &state->devices[state->ndevices];
 		bool		seen = false;
 
-		if (!bs_devstack_find(spc == DEFAULTTABLESPACE_OID ? "base" :
-							  psprintf("pg_tblspc/%u", spc), stack))
+		if (!bs_devstack_find(bs_tablespace_dir(spc), stack))
 			continue;
 		for (int i = 0; i < state->ndevices; i++)
 			seen |= (state->devices[i].devs[0].dev == stack->devs[0].dev);

@@ -39,7 +39,6 @@
 #include "access/transam.h"
 #include "access/xact.h"
 #include "access/xlog_internal.h"
-#include "catalog/pg_tablespace_d.h"
 #include "catalog/pg_proc.h"
 #include "histogram.h"
 #include "nodes/execnodes.h"
@@ -449,8 +448,7 @@ bs_sessions_wal_shares_filesystem(Oid spc)
 {
 	struct stat wal;
 	struct stat tbs;
-	char	   *dir = (spc == DEFAULTTABLESPACE_OID || !OidIsValid(spc)) ?
-		pstrdup("base") : psprintf("pg_tblspc/%u", spc);
+	char	   *dir = bs_tablespace_dir(spc);
 
 	if (stat(XLOGDIR, &wal) != 0 || stat(dir, &tbs) != 0)
 		return -1;

@@ -372,15 +372,6 @@ check_io_privileges(Oid spc)
 		aclcheck_error(aclresult, OBJECT_TABLESPACE, get_tablespace_name(spc));
 }
 
-/* The directory of a tablespace's files, relative to the data directory. */
-static char *
-tablespace_dir(Oid spc)
-{
-	if (spc == DEFAULTTABLESPACE_OID)
-		return pstrdup("base");
-	return psprintf("pg_tblspc/%u", spc);
-}
-
 /*
  * Refuse up front a run that would not fit: in the free space of each
  * filesystem less a reserve (1 GB or 5 % of the filesystem, whichever is
@@ -414,7 +405,7 @@ check_io_limits(const BsIoArgs *args)
 
 	for (int i = 0; i < args->ntablespaces; i++)
 	{
-		char	   *dir = tablespace_dir(args->tablespaces[i]);
+		char	   *dir = bs_tablespace_dir(args->tablespaces[i]);
 		struct statvfs sv;
 		int			f;
 
@@ -918,7 +909,7 @@ run_io_benchmark(BsBench *b, BsIoArgs *args, bool total_rows)
 		gather.sampling->steady = args->steady_judge;
 	}
 	for (int i = 0; i < nspc; i++)
-		gather.have_stack[i] = bs_devstack_find(tablespace_dir(args->tablespaces[i]),
+		gather.have_stack[i] = bs_devstack_find(bs_tablespace_dir(args->tablespaces[i]),
 												&gather.stacks[i]);
 	if (nspc > 1)
 	{
